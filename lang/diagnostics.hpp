@@ -1,0 +1,51 @@
+// User diagnostics (STYLE.md item 8, first channel): a location, a message, notes saying how to
+// fix it, rendered like a compiler's: `file.ad:3:14: error: ...`, the source line, a caret.
+// Internal invariant failures are a separate channel: internal_check() below.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "lang/source.hpp"
+
+namespace adlang {
+
+enum class Severity { Error, Warning, Note };
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  SourceLoc loc;
+  std::string message;
+  std::vector<std::string> notes;
+};
+
+// Renders `d` for a human. With a source file the line and a caret under the column follow;
+// `path` is used when there is no file (e.g. "<env>" for a command-line value).
+std::string render(const Diagnostic& d, const SourceFile* file, const std::string& path = "");
+
+// A syntax or type error in a program (exit code 3).
+class CompileError : public std::runtime_error {
+ public:
+  explicit CompileError(Diagnostic d) : std::runtime_error(d.message), diag_(std::move(d)) {}
+  CompileError(SourceLoc loc, std::string message, std::vector<std::string> notes = {})
+      : CompileError(Diagnostic{Severity::Error, loc, std::move(message), std::move(notes)}) {}
+  const Diagnostic& diagnostic() const { return diag_; }
+
+ private:
+  Diagnostic diag_;
+};
+
+// A broken internal invariant: a bug in adlang, never a user error.
+class InternalError : public std::logic_error {
+ public:
+  using std::logic_error::logic_error;
+};
+
+// Throws InternalError with `what` when `ok` is false. The message is only built on failure
+// when callers pass a lambda-free string literal or an already-built string.
+inline void internal_check(bool ok, const char* what) {
+  if (!ok) throw InternalError(std::string("internal error: ") + what);
+}
+
+}  // namespace adlang

@@ -1,0 +1,178 @@
+#include "lang/free_vars.hpp"
+
+#include <unordered_map>
+
+#include "lang/diagnostics.hpp"
+#include "lang/stack.hpp"
+
+namespace adlang {
+
+namespace {
+
+// Walks a term, tracking how many times each name is bound in the current scope.
+class FreeVarWalker {
+ public:
+  explicit FreeVarWalker(NameSet& out) : out_(out) {}
+
+  void term(const Term& t) {
+    check_stack("a term is nested too deeply");
+    switch (t.kind()) {
+      case TermKind::Var: {
+        Name x = t.as<Var>()->name;
+        auto it = bound_.find(x);
+        if (it == bound_.end() || it->second == 0) out_.insert(x);
+        return;
+      }
+      case TermKind::Literal:
+      case TermKind::Unit:
+        return;
+      case TermKind::Add:
+        term(t.as<Add>()->lhs);
+        term(t.as<Add>()->rhs);
+        return;
+      case TermKind::Op:
+        term(t.as<OpApp>()->arg);
+        return;
+      case TermKind::Let: {
+        const Let* l = t.as<Let>();
+        term(l->bound);
+        under(l->var, l->body);
+        return;
+      }
+      case TermKind::Pair:
+        term(t.as<Pair>()->first);
+        term(t.as<Pair>()->second);
+        return;
+      case TermKind::Fst:
+        term(t.as<Fst>()->arg);
+        return;
+      case TermKind::Snd:
+        term(t.as<Snd>()->arg);
+        return;
+      case TermKind::If: {
+        const If* i = t.as<If>();
+        boolean(i->guard);
+        term(i->then_branch);
+        term(i->else_branch);
+        return;
+      }
+      case TermKind::LetRec: {
+        const LetRec* l = t.as<LetRec>();
+        for (const FunDef& d : l->defs) under(d.param, d.body);
+        term(l->body);
+        return;
+      }
+      case TermKind::Call:
+        term(t.as<Call>()->arg);
+        return;
+      case TermKind::Rd: {
+        const Rd* r = t.as<Rd>();
+        term(r->cotangent);
+        term(r->point);
+        under(r->var, r->body);
+        return;
+      }
+    }
+  }
+
+  void boolean(const BoolTerm& b) {
+    if (const PredApp* p = b.as<PredApp>()) term(p->arg);
+  }
+
+ private:
+  NameSet& out_;
+  std::unordered_map<Name, int, NameHash> bound_;
+
+  void under(Name x, const Term& body) {
+    ++bound_[x];
+    term(body);
+    --bound_[x];
+  }
+};
+
+class NameReserver {
+ public:
+  explicit NameReserver(NameSupply& names) : names_(names) {}
+
+  void term(const Term& t) {
+    check_stack("a term is nested too deeply");
+    switch (t.kind()) {
+      case TermKind::Var:
+        names_.reserve(t.as<Var>()->name);
+        return;
+      case TermKind::Literal:
+      case TermKind::Unit:
+        return;
+      case TermKind::Add:
+        term(t.as<Add>()->lhs);
+        term(t.as<Add>()->rhs);
+        return;
+      case TermKind::Op:
+        term(t.as<OpApp>()->arg);
+        return;
+      case TermKind::Let:
+        names_.reserve(t.as<Let>()->var);
+        term(t.as<Let>()->bound);
+        term(t.as<Let>()->body);
+        return;
+      case TermKind::Pair:
+        term(t.as<Pair>()->first);
+        term(t.as<Pair>()->second);
+        return;
+      case TermKind::Fst:
+        term(t.as<Fst>()->arg);
+        return;
+      case TermKind::Snd:
+        term(t.as<Snd>()->arg);
+        return;
+      case TermKind::If: {
+        const If* i = t.as<If>();
+        if (const PredApp* p = i->guard.as<PredApp>()) term(p->arg);
+        term(i->then_branch);
+        term(i->else_branch);
+        return;
+      }
+      case TermKind::LetRec: {
+        const LetRec* l = t.as<LetRec>();
+        for (const FunDef& d : l->defs) {
+          names_.reserve(d.name);
+          names_.reserve(d.param);
+          term(d.body);
+        }
+        term(l->body);
+        return;
+      }
+      case TermKind::Call:
+        names_.reserve(t.as<Call>()->fun);
+        term(t.as<Call>()->arg);
+        return;
+      case TermKind::Rd: {
+        const Rd* r = t.as<Rd>();
+        names_.reserve(r->var);
+        term(r->cotangent);
+        term(r->point);
+        term(r->body);
+        return;
+      }
+    }
+  }
+
+ private:
+  NameSupply& names_;
+};
+
+}  // namespace
+
+void add_free_vars(const Term& t, NameSet& out) { FreeVarWalker(out).term(t); }
+
+NameSet free_vars(const Term& t) {
+  NameSet out;
+  add_free_vars(t, out);
+  return out;
+}
+
+bool occurs_free(Name x, const Term& t) { return free_vars(t).count(x) > 0; }
+
+void reserve_names(const Term& t, NameSupply& names) { NameReserver(names).term(t); }
+
+}  // namespace adlang

@@ -1,0 +1,49 @@
+#include "lang/name.hpp"
+
+#include <mutex>
+
+namespace adlang {
+
+namespace {
+
+struct InternTable {
+  std::mutex mutex;
+  std::unordered_set<std::string> strings;  // Node-based: element addresses are stable.
+};
+
+InternTable& intern_table() {
+  static InternTable* table = new InternTable();  // Never destroyed: Names outlive statics.
+  return *table;
+}
+
+}  // namespace
+
+const std::string& Name::empty_string() {
+  static const std::string* empty = new std::string();
+  return *empty;
+}
+
+Name::Name(std::string_view text) {
+  if (text.empty()) return;
+  InternTable& t = intern_table();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  s_ = &*t.strings.emplace(text).first;
+}
+
+Name NameSupply::fresh(std::string_view base) {
+  // Strip an existing `_<digits>` suffix so that fresh("y_3") gives y_4-style names, not y_3_1.
+  std::string stem(base);
+  std::size_t us = stem.rfind('_');
+  if (us != std::string::npos && us + 1 < stem.size() && us > 0 &&
+      stem.find_first_not_of("0123456789", us + 1) == std::string::npos) {
+    stem.resize(us);
+  }
+  if (stem.empty()) stem = "v";
+  unsigned& k = next_suffix_[stem];
+  for (;;) {
+    Name candidate(stem + "_" + std::to_string(++k));
+    if (taken_.insert(candidate).second) return candidate;
+  }
+}
+
+}  // namespace adlang

@@ -1,0 +1,75 @@
+#include "lang/stack.hpp"
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <exception>
+#include <stdexcept>
+#include <string>
+
+namespace adlang {
+
+namespace {
+
+struct StackBounds {
+  const char* limit = nullptr;  // Lowest address we allow the stack to reach.
+};
+
+StackBounds compute_bounds() {
+  StackBounds b;
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return b;
+  void* addr = nullptr;
+  std::size_t size = 0;
+  if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr != nullptr) {
+    // Sanitizers make frames several times larger, so keep a generous margin.
+    std::size_t margin = std::max<std::size_t>(std::size_t(1) << 20, size / 16);
+    if (margin < size) b.limit = static_cast<const char*>(addr) + margin;
+  }
+  pthread_attr_destroy(&attr);
+  return b;
+}
+
+thread_local StackBounds bounds = compute_bounds();
+
+struct Job {
+  const std::function<void()>* body;
+  std::exception_ptr error;
+};
+
+void* run_job(void* p) {
+  Job* job = static_cast<Job*>(p);
+  try {
+    (*job->body)();
+  } catch (...) {
+    job->error = std::current_exception();
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+bool stack_nearly_exhausted() {
+  char here = 0;
+  const char* addr = &here;
+  return bounds.limit != nullptr && addr < bounds.limit;
+}
+
+void run_on_large_stack(const std::function<void()>& body, std::size_t bytes) {
+  Job job{&body, nullptr};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, bytes);
+  pthread_t thread;
+  int rc = pthread_create(&thread, &attr, &run_job, &job);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) {
+    // Could not get a large stack (address space limits): run here, still guarded.
+    body();
+    return;
+  }
+  pthread_join(thread, nullptr);
+  if (job.error) std::rethrow_exception(job.error);
+}
+
+}  // namespace adlang

@@ -1,0 +1,38 @@
+// Stack depth protection for the recursive passes (parser, type checker, printer, evaluators, R).
+//
+// Programs and traces can nest arbitrarily deep. Every recursive pass calls
+// stack_nearly_exhausted() on entry and reports a clear error instead of overflowing; the CLI
+// and the tests run passes on a thread with a large stack (run_on_large_stack) so that deep but
+// reasonable inputs (10^5 nested parentheses) still work.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+namespace adlang {
+
+// True when less than a safety margin of the current thread's stack remains.
+bool stack_nearly_exhausted();
+
+// Thrown when a recursive pass would overflow the stack. `what()` names the pass, e.g.
+// "the program is nested too deeply to parse".
+class StackExhausted : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws StackExhausted(what) when the stack is nearly exhausted.
+inline void check_stack(const char* what) {
+  if (stack_nearly_exhausted()) throw StackExhausted(what);
+}
+
+// The default stack for run_on_large_stack: 1 GiB of address space (committed only as used).
+inline constexpr std::size_t kLargeStackBytes = std::size_t(1) << 30;
+
+// Runs `body` on a new thread with a stack of `bytes` bytes and waits for it; an exception
+// thrown by `body` is rethrown in the caller.
+void run_on_large_stack(const std::function<void()>& body, std::size_t bytes = kLargeStackBytes);
+
+}  // namespace adlang

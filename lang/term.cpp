@@ -1,0 +1,221 @@
+#include "lang/term.hpp"
+
+#include <cstdlib>
+#include <string>
+
+#include "lang/diagnostics.hpp"
+#include "lang/stack.hpp"
+
+namespace adlang {
+
+const char* to_string(TermKind k) {
+  switch (k) {
+    case TermKind::Var:
+      return "variable";
+    case TermKind::Literal:
+      return "literal";
+    case TermKind::Add:
+      return "addition";
+    case TermKind::Op:
+      return "operator application";
+    case TermKind::Let:
+      return "let";
+    case TermKind::Unit:
+      return "unit";
+    case TermKind::Pair:
+      return "pair";
+    case TermKind::Fst:
+      return "fst";
+    case TermKind::Snd:
+      return "snd";
+    case TermKind::If:
+      return "conditional";
+    case TermKind::LetRec:
+      return "letrec";
+    case TermKind::Call:
+      return "function call";
+    case TermKind::Rd:
+      return "rd";
+  }
+  return "term";
+}
+
+namespace {
+
+void require(bool ok, const char* rule, const std::string& detail) {
+  if (!ok) throw InternalError(std::string("internal error: ill-typed ") + rule + ": " + detail);
+}
+
+std::string mismatch(Type expected, Type got) {
+  return "expected " + to_string(expected) + ", got " + to_string(got);
+}
+
+}  // namespace
+
+bool is_literal_text(const std::string& text) {
+  std::size_t i = 0, n = text.size();
+  auto digits = [&]() {
+    std::size_t start = i;
+    while (i < n && text[i] >= '0' && text[i] <= '9') ++i;
+    return i > start;
+  };
+  if (i < n && text[i] == '-') ++i;
+  if (!digits()) return false;
+  if (i < n && text[i] == '.') {
+    ++i;
+    if (!digits()) return false;
+  }
+  if (i < n && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < n && (text[i] == '+' || text[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == n;
+}
+
+namespace mk {
+
+Term var(Name x, Type t, SourceLoc loc) {
+  require(!x.empty() && bool(t), "variable", "needs a name and a type");
+  return Term(new Var(x, t, loc));
+}
+
+Term literal(const std::string& text, SourceLoc loc) {
+  require(is_literal_text(text), "literal", "not a decimal number: '" + text + "'");
+  return Term(new Literal(text, std::strtod(text.c_str(), nullptr), loc));
+}
+
+// Fig. 1: M : real, N : real |- M + N : real.
+Term add(Term a, Term b, SourceLoc loc) {
+  require(a.type().is_real(), "addition", mismatch(Type::real(), a.type()));
+  require(b.type().is_real(), "addition", mismatch(Type::real(), b.type()));
+  return Term(new Add(a, b, loc));
+}
+
+// Fig. 1: M : T |- op(M) : U for op : T -> U.
+Term op(Op o, Term arg, SourceLoc loc) {
+  require(arg.type() == o.arg_type(), "operator application",
+          o.name() + ": " + mismatch(o.arg_type(), arg.type()));
+  return Term(new OpApp(o, arg, loc));
+}
+
+Term op(Op o, Term a, Term b, SourceLoc loc) { return op(o, pair(a, b, loc), loc); }
+
+// Fig. 1: M : T, x:T |- N : U gives let x:T = M in N : U.
+Term let(Name x, Type t, Term bound, Term body, SourceLoc loc) {
+  require(!x.empty(), "let", "needs a variable name");
+  require(bound.type() == t, "let", x.str() + ": " + mismatch(t, bound.type()));
+  return Term(new Let(x, bound, body, loc));
+}
+
+Term unit(SourceLoc loc) { return Term(new UnitVal(loc)); }
+
+Term pair(Term a, Term b, SourceLoc loc) { return Term(new Pair(a, b, loc)); }
+
+Term fst(Term a, SourceLoc loc) {
+  require(a.type().is_pair(), "fst", "argument of type " + to_string(a.type()));
+  return Term(new Fst(a, loc));
+}
+
+Term snd(Term a, SourceLoc loc) {
+  require(a.type().is_pair(), "snd", "argument of type " + to_string(a.type()));
+  return Term(new Snd(a, loc));
+}
+
+Term if_(BoolTerm guard, Term then_branch, Term else_branch, SourceLoc loc) {
+  require(bool(guard), "conditional", "needs a guard");
+  require(then_branch.type() == else_branch.type(), "conditional",
+          "branches: " + mismatch(then_branch.type(), else_branch.type()));
+  return Term(new If(guard, then_branch, else_branch, loc));
+}
+
+// Fig. 1: Phi[f:T->U] | x:T |- M : U and Phi[f:T->U] | Gamma |- N : S.
+Term letrec(std::vector<FunDef> defs, Term body, SourceLoc loc) {
+  require(!defs.empty(), "letrec", "binds no function");
+  for (const FunDef& d : defs) {
+    require(!d.name.empty() && !d.param.empty(), "letrec", "function needs names");
+    require(d.body.type() == d.result_type, "letrec",
+            d.name.str() + ": " + mismatch(d.result_type, d.body.type()));
+  }
+  return Term(new LetRec(std::move(defs), body, loc));
+}
+
+// Fig. 1: M : T |- f(M) : U for f : T -> U in Phi.
+Term call(Name f, Type param_type, Type result_type, Term arg, SourceLoc loc) {
+  require(arg.type() == param_type, "call", f.str() + ": " + mismatch(param_type, arg.type()));
+  return Term(new Call(f, param_type, result_type, arg, loc));
+}
+
+// Fig. 1: Gamma[x:T] |- N : U, L : T, M : U gives M.rd_L(x:T. N) : T.
+Term rd(Term cotangent, Term point, Name x, Type t, Term body, SourceLoc loc) {
+  require(point.type() == t, "rd point", mismatch(t, point.type()));
+  require(cotangent.type() == body.type(), "rd cotangent",
+          mismatch(body.type(), cotangent.type()));
+  return Term(new Rd(cotangent, point, x, body, loc));
+}
+
+BoolTerm bool_const(bool v, SourceLoc loc) { return BoolTerm(new BoolConst(v, loc)); }
+
+// Fig. 1: M : T |- pred(M) for pred : T.
+BoolTerm pred(Pred p, Term arg, SourceLoc loc) {
+  require(arg.type() == p.arg_type(), "predicate",
+          p.name() + ": " + mismatch(p.arg_type(), arg.type()));
+  return BoolTerm(new PredApp(p, arg, loc));
+}
+
+}  // namespace mk
+
+bool is_value(const Term& t) {
+  check_stack("a value is nested too deeply");
+  switch (t.kind()) {
+    case TermKind::Var:
+    case TermKind::Literal:
+    case TermKind::Unit:
+      return true;
+    case TermKind::Pair: {
+      const Pair* p = t.as<Pair>();
+      return is_value(p->first) && is_value(p->second);
+    }
+    case TermKind::Add:
+    case TermKind::Op:
+    case TermKind::Let:
+    case TermKind::Fst:
+    case TermKind::Snd:
+    case TermKind::If:
+    case TermKind::LetRec:
+    case TermKind::Call:
+    case TermKind::Rd:
+      return false;
+  }
+  return false;
+}
+
+bool is_trace_term(const Term& t) {
+  check_stack("a term is nested too deeply");
+  switch (t.kind()) {
+    case TermKind::Var:
+    case TermKind::Literal:
+    case TermKind::Unit:
+      return true;
+    case TermKind::Add:
+      return is_trace_term(t.as<Add>()->lhs) && is_trace_term(t.as<Add>()->rhs);
+    case TermKind::Op:
+      return is_trace_term(t.as<OpApp>()->arg);
+    case TermKind::Let:
+      return is_trace_term(t.as<Let>()->bound) && is_trace_term(t.as<Let>()->body);
+    case TermKind::Pair:
+      return is_trace_term(t.as<Pair>()->first) && is_trace_term(t.as<Pair>()->second);
+    case TermKind::Fst:
+      return is_trace_term(t.as<Fst>()->arg);
+    case TermKind::Snd:
+      return is_trace_term(t.as<Snd>()->arg);
+    case TermKind::If:
+    case TermKind::LetRec:
+    case TermKind::Call:
+    case TermKind::Rd:
+      return false;
+  }
+  return false;
+}
+
+}  // namespace adlang

@@ -1,0 +1,28 @@
+// The type checker (paper Fig. 1 and the admissible rules of Sec. 2's abbreviations). It
+// elaborates the surface syntax into the core IR: sugar is expanded as the paper defines it
+// (tuple let, grad, fd, 0_T, +_T, n-ary tuples, infix operators), and the type subscripts of
+// pairs and projections are filled in. Ill-typed programs get a CompileError at the offending
+// term with a note on how to fix it.
+#pragma once
+
+#include <vector>
+
+#include "lang/syntax.hpp"
+#include "lang/term.hpp"
+#include "lang/vector_space.hpp"
+
+namespace adlang {
+
+// Type-checks `program` with its free variables (its inputs) typed by `inputs`, making any
+// fresh name from `names` (which the caller has told about all names of the program).
+// Top-level defs become one (possibly mutually recursive) letrec group around the main term.
+Term check_program(const SyntaxProgram& program, const std::vector<TypedName>& inputs,
+                   NameSupply& names);
+
+// Type-checks a single term in the type environment `inputs` with no functions in scope.
+Term check_term(const Syntax& term, const std::vector<TypedName>& inputs, NameSupply& names);
+
+// The free variables of a surface program (its inputs), in order of first occurrence.
+std::vector<Name> program_inputs(const SyntaxProgram& program);
+
+}  // namespace adlang
