@@ -41,7 +41,8 @@ class AlphaEq {
       case TermKind::Add:
         return term(a.as<Add>()->lhs, b.as<Add>()->lhs) && term(a.as<Add>()->rhs, b.as<Add>()->rhs);
       case TermKind::Op:
-        return a.as<OpApp>()->op == b.as<OpApp>()->op && term(a.as<OpApp>()->arg, b.as<OpApp>()->arg);
+        return a.as<OpApp>()->op == b.as<OpApp>()->op &&
+               term(a.as<OpApp>()->arg, b.as<OpApp>()->arg);
       case TermKind::Let: {
         const Let *x = a.as<Let>(), *y = b.as<Let>();
         return term(x->bound, y->bound) && under(x->var, y->var, x->body, y->body);
@@ -133,7 +134,11 @@ class AlphaEq {
 
 }  // namespace
 
-bool alpha_equivalent(const Term& a, const Term& b) { return AlphaEq().term(a, b); }
-bool alpha_equivalent(const BoolTerm& a, const BoolTerm& b) { return AlphaEq().boolean(a, b); }
+bool alpha_equivalent(const Term& a, const Term& b) {
+  return AlphaEq().term(a, b);
+}
+bool alpha_equivalent(const BoolTerm& a, const BoolTerm& b) {
+  return AlphaEq().boolean(a, b);
+}
 
 }  // namespace adlang

@@ -40,7 +40,8 @@ std::string render(const Diagnostic& d, const SourceFile* file, const std::strin
       out += "^\n";
     }
   }
-  for (const std::string& n : d.notes) out += "note: " + n + '\n';
+  for (const std::string& n : d.notes)
+    out += "note: " + n + '\n';
   return out;
 }
 

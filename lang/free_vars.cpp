@@ -58,7 +58,8 @@ class FreeVarWalker {
       }
       case TermKind::LetRec: {
         const LetRec* l = t.as<LetRec>();
-        for (const FunDef& d : l->defs) under(d.param, d.body);
+        for (const FunDef& d : l->defs)
+          under(d.param, d.body);
         term(l->body);
         return;
       }
@@ -163,7 +164,9 @@ class NameReserver {
 
 }  // namespace
 
-void add_free_vars(const Term& t, NameSet& out) { FreeVarWalker(out).term(t); }
+void add_free_vars(const Term& t, NameSet& out) {
+  FreeVarWalker(out).term(t);
+}
 
 NameSet free_vars(const Term& t) {
   NameSet out;
@@ -171,8 +174,12 @@ NameSet free_vars(const Term& t) {
   return out;
 }
 
-bool occurs_free(Name x, const Term& t) { return free_vars(t).count(x) > 0; }
+bool occurs_free(Name x, const Term& t) {
+  return free_vars(t).count(x) > 0;
+}
 
-void reserve_names(const Term& t, NameSupply& names) { NameReserver(names).term(t); }
+void reserve_names(const Term& t, NameSupply& names) {
+  NameReserver(names).term(t);
+}
 
 }  // namespace adlang

@@ -14,7 +14,10 @@ std::string indent(std::string_view s, int n) {
 
 std::string at_level(const Doc& d, int ctx) {
   if (d.level >= ctx) return d.text;
-  return "(" + indent(d.text, 1) + ")";
+  std::string out(1, '(');
+  out += indent(d.text, 1);
+  out += ')';
+  return out;
 }
 
 std::string let_layout(std::string_view keyword, std::string_view head, std::string_view bound,
@@ -55,8 +58,11 @@ std::string if_layout(std::string_view guard, std::string_view then_text,
 
 std::string neg_operand(const Doc& d) {
   std::string s = at_level(d, kPrefix);
-  if (!s.empty() && s[0] == '-') return "(" + s + ")";
-  return s;
+  if (s.empty() || s[0] != '-') return s;
+  std::string out(1, '(');
+  out += s;
+  out += ')';
+  return out;
 }
 
 }  // namespace adlang::layout

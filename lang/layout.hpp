@@ -24,7 +24,9 @@ struct Doc {
   int level = kAtom;
 };
 
-inline bool multiline(std::string_view s) { return s.find('\n') != std::string_view::npos; }
+inline bool multiline(std::string_view s) {
+  return s.find('\n') != std::string_view::npos;
+}
 
 // Indents every line after the first by `n` spaces.
 std::string indent(std::string_view s, int n);
@@ -38,7 +40,8 @@ std::string let_layout(std::string_view keyword, std::string_view head, std::str
                        std::string_view body);
 
 // `if g then m else n`, one branch per line when a branch spans lines.
-std::string if_layout(std::string_view guard, std::string_view then_text, std::string_view else_text);
+std::string if_layout(std::string_view guard, std::string_view then_text,
+                      std::string_view else_text);
 
 // The operand of a prefix '-': parenthesised when it would start with '-' (`--` is a comment).
 std::string neg_operand(const Doc& d);

@@ -14,11 +14,11 @@ struct Keyword {
 };
 
 constexpr Keyword kKeywords[] = {
-    {"def", TokenKind::KwDef},       {"let", TokenKind::KwLet},   {"letrec", TokenKind::KwLetrec},
-    {"in", TokenKind::KwIn},         {"if", TokenKind::KwIf},     {"then", TokenKind::KwThen},
-    {"else", TokenKind::KwElse},     {"fst", TokenKind::KwFst},   {"snd", TokenKind::KwSnd},
-    {"true", TokenKind::KwTrue},     {"false", TokenKind::KwFalse}, {"real", TokenKind::KwReal},
-    {"unit", TokenKind::KwUnit},     {"grad", TokenKind::KwGrad},
+    {"def", TokenKind::KwDef},   {"let", TokenKind::KwLet},     {"letrec", TokenKind::KwLetrec},
+    {"in", TokenKind::KwIn},     {"if", TokenKind::KwIf},       {"then", TokenKind::KwThen},
+    {"else", TokenKind::KwElse}, {"fst", TokenKind::KwFst},     {"snd", TokenKind::KwSnd},
+    {"true", TokenKind::KwTrue}, {"false", TokenKind::KwFalse}, {"real", TokenKind::KwReal},
+    {"unit", TokenKind::KwUnit}, {"grad", TokenKind::KwGrad},
 };
 
 struct Punct {
@@ -39,8 +39,12 @@ constexpr Punct kPuncts[] = {
 bool is_ident_start(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
-bool is_ident_char(char c) { return is_ident_start(c) || (c >= '0' && c <= '9') || c == '\''; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_ident_char(char c) {
+  return is_ident_start(c) || (c >= '0' && c <= '9') || c == '\'';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 }  // namespace
 
@@ -96,7 +100,8 @@ std::vector<Token> lex(std::string_view text) {
       if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
         advance(1);
       } else if (c == '-' && i + 1 < n && text[i + 1] == '-') {
-        while (i < n && text[i] != '\n') advance(1);
+        while (i < n && text[i] != '\n')
+          advance(1);
       } else {
         break;
       }
@@ -109,7 +114,8 @@ std::vector<Token> lex(std::string_view text) {
     char c = text[i];
     if (is_ident_start(c)) {
       std::size_t j = i;
-      while (j < n && is_ident_char(text[j])) ++j;
+      while (j < n && is_ident_char(text[j]))
+        ++j;
       std::string word(text.substr(i, j - i));
       TokenKind kind = TokenKind::Ident;
       for (const Keyword& kw : kKeywords)
@@ -122,16 +128,19 @@ std::vector<Token> lex(std::string_view text) {
       // digits ('.' digits)? (('e'|'E') ('+'|'-')? digits)?; a dot belongs to the number only
       // when a digit follows it, so `1.rd[...]` is `1` `.` `rd`.
       std::size_t j = i;
-      while (j < n && is_digit(text[j])) ++j;
+      while (j < n && is_digit(text[j]))
+        ++j;
       if (j + 1 < n && text[j] == '.' && is_digit(text[j + 1])) {
         ++j;
-        while (j < n && is_digit(text[j])) ++j;
+        while (j < n && is_digit(text[j]))
+          ++j;
       }
       if (j < n && (text[j] == 'e' || text[j] == 'E')) {
         std::size_t k = j + 1;
         if (k < n && (text[k] == '+' || text[k] == '-')) ++k;
         if (k < n && is_digit(text[k])) {
-          while (k < n && is_digit(text[k])) ++k;
+          while (k < n && is_digit(text[k]))
+            ++k;
           j = k;
         }
       }

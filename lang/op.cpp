@@ -51,7 +51,8 @@ Op Op::make(OpKind k, unsigned n) {
 
 std::vector<Op> Op::all(unsigned max_n) {
   std::vector<Op> ops;
-  for (const ScalarOpInfo& info : kNamedOps) ops.push_back(Op(info.kind, 0));
+  for (const ScalarOpInfo& info : kNamedOps)
+    ops.push_back(Op(info.kind, 0));
   for (unsigned n = 1; n <= max_n; ++n) {
     ops.push_back(Op(OpKind::Dot, n));
     ops.push_back(Op(OpKind::Scale, n));
@@ -218,7 +219,8 @@ std::optional<Pred> Pred::lookup(std::string_view name) {
 
 std::vector<Pred> Pred::all() {
   std::vector<Pred> v;
-  for (const PredInfo& p : kPreds) v.push_back(Pred(p.kind));
+  for (const PredInfo& p : kPreds)
+    v.push_back(Pred(p.kind));
   return v;
 }
 

@@ -21,7 +21,8 @@ class Parser {
 
   SyntaxProgram program() {
     SyntaxProgram p;
-    while (at(TokenKind::KwDef)) p.defs.push_back(def());
+    while (at(TokenKind::KwDef))
+      p.defs.push_back(def());
     p.main = term();
     expect_end("after the program's main term");
     p.identifiers = std::move(identifiers_);
@@ -73,8 +74,7 @@ class Parser {
       std::vector<std::string> notes;
       if (at(TokenKind::Semicolon))
         notes.push_back("';' ends a 'def' only; the main term has no ';' after it");
-      if (at(TokenKind::KwDef))
-        notes.push_back("all 'def's come before the main term");
+      if (at(TokenKind::KwDef)) notes.push_back("all 'def's come before the main term");
       fail("expected end of file " + context, std::move(notes));
     }
   }
@@ -101,7 +101,8 @@ class Parser {
   Type type() {
     guard_depth();
     Type t = type_atom();
-    while (accept(TokenKind::Star)) t = Type::pair(t, type_atom());
+    while (accept(TokenKind::Star))
+      t = Type::pair(t, type_atom());
     return t;
   }
 
@@ -111,8 +112,7 @@ class Parser {
       Token num = expect(TokenKind::Number, "after 'real^'");
       unsigned n = 0;
       auto [end, ec] = std::from_chars(num.text.data(), num.text.data() + num.text.size(), n);
-      if (ec != std::errc() || end != num.text.data() + num.text.size() ||
-          n > kMaxVectorOpSize) {
+      if (ec != std::errc() || end != num.text.data() + num.text.size() || n > kMaxVectorOpSize) {
         throw CompileError(num.loc, "the exponent in real^n must be a whole number from 0 to " +
                                         std::to_string(kMaxVectorOpSize));
       }
@@ -277,7 +277,8 @@ class Parser {
     expect(TokenKind::LParen, "before the arguments");
     if (accept(TokenKind::RParen)) return args;
     args.push_back(term());
-    while (accept(TokenKind::Comma)) args.push_back(term());
+    while (accept(TokenKind::Comma))
+      args.push_back(term());
     expect(TokenKind::RParen, "after the arguments");
     return args;
   }
@@ -332,7 +333,8 @@ class Parser {
         }
         Syntax s = node(SyntaxKind::Tuple, loc);
         mut(s)->kids.push_back(first);
-        while (accept(TokenKind::Comma)) mut(s)->kids.push_back(term());
+        while (accept(TokenKind::Comma))
+          mut(s)->kids.push_back(term());
         expect(TokenKind::RParen, "to close the tuple");
         return s;
       }
@@ -367,7 +369,8 @@ class Parser {
     if (accept(TokenKind::LParen)) {
       Syntax s = node(SyntaxKind::TupleLet, loc);
       mut(s)->binders.push_back(typed_binder("in the tuple pattern"));
-      while (accept(TokenKind::Comma)) mut(s)->binders.push_back(typed_binder("in the tuple pattern"));
+      while (accept(TokenKind::Comma))
+        mut(s)->binders.push_back(typed_binder("in the tuple pattern"));
       expect(TokenKind::RParen, "to close the tuple pattern");
       expect(TokenKind::Equals, "after the tuple pattern");
       Syntax bound = term();

@@ -104,9 +104,9 @@ class TermPrinter {
 
   Doc infix(const Term& a, const char* sym, const Term& b, int level) {
     // Left-associative: the right operand needs a tighter level than the operator's own.
-    return {layout::at_level(term(a), level) + " " + sym + " " +
-                layout::at_level(term(b), level + 1),
-            level};
+    return {
+        layout::at_level(term(a), level) + " " + sym + " " + layout::at_level(term(b), level + 1),
+        level};
   }
 
   Doc op(const OpApp& o) {
@@ -138,7 +138,8 @@ class TermPrinter {
       cur = p->first;
     }
     std::string out = open(cur);
-    for (auto it = parts.rbegin(); it != parts.rend(); ++it) out += ", " + open(Term(*it));
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it)
+      out += ", " + open(Term(*it));
     return out;
   }
 
@@ -174,7 +175,9 @@ class TermPrinter {
 
 }  // namespace
 
-std::string print_term(const Term& t, PrintStyle style) { return TermPrinter(style).open(t); }
+std::string print_term(const Term& t, PrintStyle style) {
+  return TermPrinter(style).open(t);
+}
 
 std::string print_bool(const BoolTerm& b, PrintStyle style) {
   return TermPrinter(style).boolean(b);

@@ -76,8 +76,7 @@ class Renamer {
         const If* i = t.as<If>();
         BoolTerm g = boolean(i->guard);
         Term m = term(i->then_branch), n = term(i->else_branch);
-        if (g.same_as(i->guard) && m.same_as(i->then_branch) && n.same_as(i->else_branch))
-          return t;
+        if (g.same_as(i->guard) && m.same_as(i->then_branch) && n.same_as(i->else_branch)) return t;
         return mk::if_(g, m, n, t.loc());
       }
       case TermKind::LetRec: {
@@ -145,7 +144,8 @@ class Renamer {
 Term rename_apart(const Term& t, const NameSet& avoid, NameSupply& names) {
   NameSet taken = avoid;
   add_free_vars(t, taken);
-  for (const Name& n : taken) names.reserve(n);
+  for (const Name& n : taken)
+    names.reserve(n);
   reserve_names(t, names);
   Renamer r(names, std::move(taken));
   r.all_binders_distinct = true;
@@ -155,7 +155,8 @@ Term rename_apart(const Term& t, const NameSet& avoid, NameSupply& names) {
 Term substitute(const Term& t, Name x, const Term& v, NameSupply& names) {
   if (!occurs_free(x, t)) return t;
   NameSet taken = free_vars(v);
-  for (const Name& n : taken) names.reserve(n);
+  for (const Name& n : taken)
+    names.reserve(n);
   reserve_names(t, names);
   Renamer r(names, std::move(taken));
   r.substitution.emplace(x, v);

@@ -40,10 +40,10 @@ Term reverse_template(Op op, const Term& x, const Term& w, SourceLoc loc) {
     }
     case OpKind::Div: {  // div_r((a, b), w) = (div(w, b), neg(div(mul(w, a), mul(b, b))))
       Term a = first_of(x, loc), b = second_of(x, loc);
-      return mk::pair(call2(OpKind::Div, w, b),
-                      call(OpKind::Neg, call2(OpKind::Div, call2(OpKind::Mul, w, a),
-                                              call2(OpKind::Mul, b, b))),
-                      loc);
+      return mk::pair(
+          call2(OpKind::Div, w, b),
+          call(OpKind::Neg, call2(OpKind::Div, call2(OpKind::Mul, w, a), call2(OpKind::Mul, b, b))),
+          loc);
     }
     case OpKind::Sin:  // sin_r(x, w) = mul(w, cos(x))
       return call2(OpKind::Mul, w, call(OpKind::Cos, x));

@@ -11,26 +11,21 @@ namespace adlang {
 
 namespace {
 
-struct StackBounds {
-  const char* limit = nullptr;  // Lowest address we allow the stack to reach.
-};
-
-StackBounds compute_bounds() {
-  StackBounds b;
+// The lowest address the stack may reach, or null if the bounds cannot be read.
+const char* compute_limit() {
+  const char* limit = nullptr;
   pthread_attr_t attr;
-  if (pthread_getattr_np(pthread_self(), &attr) != 0) return b;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return nullptr;
   void* addr = nullptr;
   std::size_t size = 0;
   if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr != nullptr) {
     // Sanitizers make frames several times larger, so keep a generous margin.
     std::size_t margin = std::max<std::size_t>(std::size_t(1) << 20, size / 16);
-    if (margin < size) b.limit = static_cast<const char*>(addr) + margin;
+    if (margin < size) limit = static_cast<const char*>(addr) + margin;
   }
   pthread_attr_destroy(&attr);
-  return b;
+  return limit;
 }
-
-thread_local StackBounds bounds = compute_bounds();
 
 struct Job {
   const std::function<void()>* body;
@@ -49,11 +44,21 @@ void* run_job(void* p) {
 
 }  // namespace
 
-bool stack_nearly_exhausted() {
-  char here = 0;
-  const char* addr = &here;
-  return bounds.limit != nullptr && addr < bounds.limit;
+namespace stack_detail {
+
+thread_local const char* limit = nullptr;
+
+bool compute_nearly_exhausted(const char* here) {
+  limit = compute_limit();
+  if (limit == nullptr) {
+    // Unknown bounds: a limit no stack address is below, so exhaustion is never reported.
+    limit = reinterpret_cast<const char*>(1);
+    return false;
+  }
+  return here < limit;
 }
+
+}  // namespace stack_detail
 
 void run_on_large_stack(const std::function<void()>& body, std::size_t bytes) {
   Job job{&body, nullptr};

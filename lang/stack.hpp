@@ -13,8 +13,20 @@
 
 namespace adlang {
 
-// True when less than a safety margin of the current thread's stack remains.
-bool stack_nearly_exhausted();
+namespace stack_detail {
+// The lowest address the current thread's stack may reach; null until first computed.
+extern thread_local const char* limit;
+bool compute_nearly_exhausted(const char* here);
+}  // namespace stack_detail
+
+// True when less than a safety margin of the current thread's stack remains. Cheap: one
+// comparison once the thread's limit is known.
+inline bool stack_nearly_exhausted() {
+  char here = 0;
+  const char* addr = &here;
+  if (stack_detail::limit != nullptr) return addr < stack_detail::limit;
+  return stack_detail::compute_nearly_exhausted(addr);
+}
 
 // Thrown when a recursive pass would overflow the stack. `what()` names the pass, e.g.
 // "the program is nested too deeply to parse".

@@ -32,8 +32,8 @@ class SyntaxPrinter {
         return {"(" + layout::indent(list(s->kids), 1) + ")", layout::kAtom};
       case SyntaxKind::Binary: {
         static const char* const symbols[] = {"+", "-", "*", "/"};
-        int level = (s->binop == BinOp::Plus || s->binop == BinOp::Minus) ? layout::kSum
-                                                                          : layout::kProduct;
+        int level =
+            (s->binop == BinOp::Plus || s->binop == BinOp::Minus) ? layout::kSum : layout::kProduct;
         return {layout::at_level(doc(s->kids[0]), level) + " " +
                     symbols[static_cast<int>(s->binop)] + " " +
                     layout::at_level(doc(s->kids[1]), level + 1),
@@ -57,13 +57,12 @@ class SyntaxPrinter {
         for (std::size_t i = 0; i < s->binders.size(); ++i)
           head += (i ? ", " : "") + binder_text(s->binders[i]);
         head += ")";
-        return {layout::let_layout("let", head, open(s->kids[0]), open(s->kids[1])),
-                layout::kOpen};
+        return {layout::let_layout("let", head, open(s->kids[0]), open(s->kids[1])), layout::kOpen};
       }
       case SyntaxKind::LetFun:
       case SyntaxKind::LetRec: {
-        std::string head = s->name.str() + "(" + binder_text(s->binders[0]) + "): " +
-                           to_string(s->type);
+        std::string head =
+            s->name.str() + "(" + binder_text(s->binders[0]) + "): " + to_string(s->type);
         return {layout::let_layout(s->kind == SyntaxKind::LetFun ? "let" : "letrec", head,
                                    open(s->kids[0]), open(s->kids[1])),
                 layout::kOpen};
@@ -103,14 +102,17 @@ class SyntaxPrinter {
  private:
   std::string list(const std::vector<Syntax>& items) {
     std::string out;
-    for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + open(items[i]);
+    for (std::size_t i = 0; i < items.size(); ++i)
+      out += (i ? ", " : "") + open(items[i]);
     return out;
   }
 };
 
 }  // namespace
 
-std::string print_syntax(const Syntax& s) { return SyntaxPrinter().open(s); }
+std::string print_syntax(const Syntax& s) {
+  return SyntaxPrinter().open(s);
+}
 
 std::string print_syntax_program(const SyntaxProgram& p) {
   SyntaxPrinter printer;

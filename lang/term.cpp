@@ -56,7 +56,8 @@ bool is_literal_text(const std::string& text) {
   std::size_t i = 0, n = text.size();
   auto digits = [&]() {
     std::size_t start = i;
-    while (i < n && text[i] >= '0' && text[i] <= '9') ++i;
+    while (i < n && text[i] >= '0' && text[i] <= '9')
+      ++i;
     return i > start;
   };
   if (i < n && text[i] == '-') ++i;
@@ -99,7 +100,9 @@ Term op(Op o, Term arg, SourceLoc loc) {
   return Term(new OpApp(o, arg, loc));
 }
 
-Term op(Op o, Term a, Term b, SourceLoc loc) { return op(o, pair(a, b, loc), loc); }
+Term op(Op o, Term a, Term b, SourceLoc loc) {
+  return op(o, pair(a, b, loc), loc);
+}
 
 // Fig. 1: M : T, x:T |- N : U gives let x:T = M in N : U.
 Term let(Name x, Type t, Term bound, Term body, SourceLoc loc) {
@@ -108,9 +111,13 @@ Term let(Name x, Type t, Term bound, Term body, SourceLoc loc) {
   return Term(new Let(x, bound, body, loc));
 }
 
-Term unit(SourceLoc loc) { return Term(new UnitVal(loc)); }
+Term unit(SourceLoc loc) {
+  return Term(new UnitVal(loc));
+}
 
-Term pair(Term a, Term b, SourceLoc loc) { return Term(new Pair(a, b, loc)); }
+Term pair(Term a, Term b, SourceLoc loc) {
+  return Term(new Pair(a, b, loc));
+}
 
 Term fst(Term a, SourceLoc loc) {
   require(a.type().is_pair(), "fst", "argument of type " + to_string(a.type()));
@@ -149,12 +156,13 @@ Term call(Name f, Type param_type, Type result_type, Term arg, SourceLoc loc) {
 // Fig. 1: Gamma[x:T] |- N : U, L : T, M : U gives M.rd_L(x:T. N) : T.
 Term rd(Term cotangent, Term point, Name x, Type t, Term body, SourceLoc loc) {
   require(point.type() == t, "rd point", mismatch(t, point.type()));
-  require(cotangent.type() == body.type(), "rd cotangent",
-          mismatch(body.type(), cotangent.type()));
+  require(cotangent.type() == body.type(), "rd cotangent", mismatch(body.type(), cotangent.type()));
   return Term(new Rd(cotangent, point, x, body, loc));
 }
 
-BoolTerm bool_const(bool v, SourceLoc loc) { return BoolTerm(new BoolConst(v, loc)); }
+BoolTerm bool_const(bool v, SourceLoc loc) {
+  return BoolTerm(new BoolConst(v, loc));
+}
 
 // Fig. 1: M : T |- pred(M) for pred : T.
 BoolTerm pred(Pred p, Term arg, SourceLoc loc) {

@@ -41,8 +41,12 @@ const TypeNode* unit_node() {
 
 }  // namespace
 
-Type Type::real() { return Type(real_node()); }
-Type Type::unit() { return Type(unit_node()); }
+Type Type::real() {
+  return Type(real_node());
+}
+Type Type::unit() {
+  return Type(unit_node());
+}
 
 Type Type::pair(Type a, Type b) {
   TypeTable& t = type_table();
@@ -52,8 +56,10 @@ Type Type::pair(Type a, Type b) {
   if (it != t.pairs.end()) return Type(it->second);
   std::size_t power = 0;
   if (b.n_ == real_node()) {
-    if (a.n_ == real_node()) power = 2;
-    else if (a.n_->power >= 2) power = a.n_->power + 1;
+    if (a.n_ == real_node())
+      power = 2;
+    else if (a.n_->power >= 2)
+      power = a.n_->power + 1;
   }
   const TypeNode* n = new TypeNode(TypeKind::Pair, a.n_, b.n_, a.n_->size + b.n_->size, power);
   t.pairs.emplace(key, n);
@@ -63,15 +69,26 @@ Type Type::pair(Type a, Type b) {
 Type Type::real_power(std::size_t n) {
   if (n == 0) return unit();
   Type t = real();
-  for (std::size_t i = 1; i < n; ++i) t = pair(t, real());
+  for (std::size_t i = 1; i < n; ++i)
+    t = pair(t, real());
   return t;
 }
 
-TypeKind Type::kind() const { return n_->kind; }
-Type Type::first() const { return Type(n_->first); }
-Type Type::second() const { return Type(n_->second); }
-std::size_t Type::size() const { return n_->size; }
-std::size_t Type::real_power_exponent() const { return n_->power; }
+TypeKind Type::kind() const {
+  return n_->kind;
+}
+Type Type::first() const {
+  return Type(n_->first);
+}
+Type Type::second() const {
+  return Type(n_->second);
+}
+std::size_t Type::size() const {
+  return n_->size;
+}
+std::size_t Type::real_power_exponent() const {
+  return n_->power;
+}
 
 namespace {
 

@@ -59,14 +59,17 @@ class Scopes {
   std::size_t floor_ = 0;
 };
 
-std::string show(Type t) { return "'" + to_string(t) + "'"; }
+std::string show(Type t) {
+  return "'" + to_string(t) + "'";
+}
 
 class Checker {
  public:
   explicit Checker(NameSupply& names) : names_(names) {}
 
   Term program(const SyntaxProgram& p, const std::vector<TypedName>& inputs) {
-    for (const TypedName& in : inputs) scopes_.bind_var(in.name, in.type);
+    for (const TypedName& in : inputs)
+      scopes_.bind_var(in.name, in.type);
     if (p.defs.empty()) return term(p.main);
     // All defs are in scope in every def body and in the main term.
     std::unordered_map<Name, SourceLoc, NameHash> seen;
@@ -96,7 +99,8 @@ class Checker {
         return mk::unit(s->loc);
       case SyntaxKind::Tuple: {
         std::vector<Term> parts;
-        for (const Syntax& k : s->kids) parts.push_back(term(k));
+        for (const Syntax& k : s->kids)
+          parts.push_back(term(k));
         return make_tuple_term(parts, s->loc);
       }
       case SyntaxKind::Binary:
@@ -112,9 +116,9 @@ class Checker {
         Term a = term(s->kids[0]);
         const char* which = s->kind == SyntaxKind::Fst ? "fst" : "snd";
         if (!a.type().is_pair()) {
-          throw CompileError(s->kids[0]->loc,
-                             std::string(which) + " needs a pair, but this has type " +
-                                 show(a.type()));
+          throw CompileError(
+              s->kids[0]->loc,
+              std::string(which) + " needs a pair, but this has type " + show(a.type()));
         }
         return s->kind == SyntaxKind::Fst ? mk::fst(a, s->loc) : mk::snd(a, s->loc);
       }
@@ -154,8 +158,10 @@ class Checker {
       case SyntaxKind::AddAt: {
         Term a = term(s->kids[0]);
         Term b = term(s->kids[1]);
-        expect_type(a, s->type, s->kids[0]->loc, "the first operand of add[" + to_string(s->type) + "]");
-        expect_type(b, s->type, s->kids[1]->loc, "the second operand of add[" + to_string(s->type) + "]");
+        expect_type(a, s->type, s->kids[0]->loc,
+                    "the first operand of add[" + to_string(s->type) + "]");
+        expect_type(b, s->type, s->kids[1]->loc,
+                    "the second operand of add[" + to_string(s->type) + "]");
         return make_plus(s->type, a, b, names_, s->loc);
       }
     }
@@ -177,8 +183,8 @@ class Checker {
         if (auto p = Pred::lookup(s->name.str())) {
           Term arg = arguments(s);
           if (arg.type() != p->arg_type()) {
-            throw CompileError(s->loc, "predicate '" + p->name() + "' takes two reals, not " +
-                                           show(arg.type()));
+            throw CompileError(
+                s->loc, "predicate '" + p->name() + "' takes two reals, not " + show(arg.type()));
           }
           return mk::pred(*p, arg, s->loc);
         }
@@ -197,8 +203,8 @@ class Checker {
 
   void expect_type(const Term& t, Type want, SourceLoc loc, const std::string& what) {
     if (t.type() != want) {
-      throw CompileError(loc, what + " has type " + show(t.type()) + " but " + show(want) +
-                                  " is expected");
+      throw CompileError(
+          loc, what + " has type " + show(t.type()) + " but " + show(want) + " is expected");
     }
   }
 
@@ -214,11 +220,12 @@ class Checker {
     const Scopes::VarBinding* b = scopes_.lookup_var(s->name);
     if (b && b->index >= scopes_.floor()) return mk::var(s->name, b->type, s->loc);
     if (b) {
-      throw CompileError(s->loc,
-                         "a function body cannot use '" + s->name.str() +
-                             "', which is bound outside the function",
-                         {"the paper's letrec rule allows no free variables in function bodies "
-                          "(Fig. 1); pass '" + s->name.str() + "' as part of the argument"});
+      throw CompileError(
+          s->loc,
+          "a function body cannot use '" + s->name.str() + "', which is bound outside the function",
+          {"the paper's letrec rule allows no free variables in function bodies "
+           "(Fig. 1); pass '" +
+           s->name.str() + "' as part of the argument"});
     }
     if (scopes_.lookup_fun(s->name)) {
       throw CompileError(s->loc, "'" + s->name.str() + "' is a function, not a value",
@@ -226,7 +233,8 @@ class Checker {
     }
     throw CompileError(s->loc, "unbound variable '" + s->name.str() + "'",
                        {"a program's free variables are its inputs: pass a value with "
-                        "--env " + s->name.str() + "=VALUE"});
+                        "--env " +
+                        s->name.str() + "=VALUE"});
   }
 
   Term binary(const Syntax& s) {
@@ -263,7 +271,8 @@ class Checker {
   // f(a, b) = f((a, b)); f() = f(*).
   Term arguments(const Syntax& s) {
     std::vector<Term> args;
-    for (const Syntax& k : s->kids) args.push_back(term(k));
+    for (const Syntax& k : s->kids)
+      args.push_back(term(k));
     return make_tuple_term(args, s->loc);
   }
 
@@ -280,8 +289,7 @@ class Checker {
       Term arg = arguments(s);
       if (arg.type() != op->arg_type()) {
         throw CompileError(s->loc, "operator '" + op->name() + "' takes an argument of type " +
-                                       show(op->arg_type()) + ", but is given " +
-                                       show(arg.type()));
+                                       show(op->arg_type()) + ", but is given " + show(arg.type()));
       }
       return mk::op(*op, arg, s->loc);
     }
@@ -302,8 +310,7 @@ class Checker {
     Term m = term(s->kids[0]);
     if (x.type && m.type() != x.type) {
       throw CompileError(s->kids[0]->loc, "'" + x.name.str() + "' is declared " + show(x.type) +
-                                              " but is bound to a term of type " +
-                                              show(m.type()));
+                                              " but is bound to a term of type " + show(m.type()));
     }
     scopes_.bind_var(x.name, m.type());
     Term n = term(s->kids[1]);
@@ -315,9 +322,11 @@ class Checker {
   Term tuple_let(const Syntax& s) {
     Term m = term(s->kids[0]);
     std::vector<Type> want;
-    for (const Binder& b : s->binders) want.push_back(b.type);
+    for (const Binder& b : s->binders)
+      want.push_back(b.type);
     Type expected = want[0];
-    for (std::size_t i = 1; i < want.size(); ++i) expected = Type::pair(expected, want[i]);
+    for (std::size_t i = 1; i < want.size(); ++i)
+      expected = Type::pair(expected, want[i]);
     if (m.type() != expected) {
       throw CompileError(s->kids[0]->loc,
                          "the tuple pattern expects " + show(expected) +
@@ -335,7 +344,8 @@ class Checker {
       scopes_.bind_var(b.name, b.type);
     }
     Term n = term(s->kids[1]);
-    for (const Binder& b : s->binders) scopes_.unbind_var(b.name);
+    for (const Binder& b : s->binders)
+      scopes_.unbind_var(b.name);
     return make_tuple_let(vars, m, n, names_, s->loc);
   }
 
@@ -367,7 +377,8 @@ class Checker {
   Term rd(const Syntax& s) {
     const Binder& x = s->binders[0];
     Term point = term(s->kids[1]);
-    expect_type(point, x.type, s->kids[1]->loc, "the point of rd (where '" + x.name.str() + "' is)");
+    expect_type(point, x.type, s->kids[1]->loc,
+                "the point of rd (where '" + x.name.str() + "' is)");
     Term body = bound_body(x, s->kids[2]);
     Term cot = term(s->kids[0]);
     if (cot.type() != body.type()) {
@@ -383,7 +394,8 @@ class Checker {
   Term fd(const Syntax& s) {
     const Binder& x = s->binders[0];
     Term point = term(s->kids[1]);
-    expect_type(point, x.type, s->kids[1]->loc, "the point of fd (where '" + x.name.str() + "' is)");
+    expect_type(point, x.type, s->kids[1]->loc,
+                "the point of fd (where '" + x.name.str() + "' is)");
     Term body = bound_body(x, s->kids[2]);
     Term tangent = term(s->kids[0]);
     expect_type(tangent, x.type, s->kids[0]->loc, "the tangent (the term before '.fd')");
@@ -397,11 +409,12 @@ class Checker {
   Term grad(const Syntax& s) {
     const Binder& x = s->binders[0];
     Term point = term(s->kids[0]);
-    expect_type(point, x.type, s->kids[0]->loc, "the point of grad (where '" + x.name.str() + "' is)");
+    expect_type(point, x.type, s->kids[0]->loc,
+                "the point of grad (where '" + x.name.str() + "' is)");
     Term body = bound_body(x, s->kids[1]);
     if (!body.type().is_real()) {
-      throw CompileError(s->kids[1]->loc, "grad needs a real-valued body, but this has type " +
-                                              show(body.type()),
+      throw CompileError(s->kids[1]->loc,
+                         "grad needs a real-valued body, but this has type " + show(body.type()),
                          {"for other result types use M.rd[L](x: T. N) with a cotangent M"});
     }
     return mk::rd(mk::literal("1", s->loc), point, x.name, x.type, body, s->loc);
@@ -459,7 +472,8 @@ class InputCollector {
       case SyntaxKind::Bool:
       case SyntaxKind::Zero:
       case SyntaxKind::AddAt:
-        for (const Syntax& k : s->kids) term(k);
+        for (const Syntax& k : s->kids)
+          term(k);
         return;
     }
   }
@@ -483,9 +497,11 @@ class InputCollector {
   }
 
   void with(const std::vector<Binder>& binders, const Syntax& body) {
-    for (const Binder& b : binders) ++scope_[b.name];
+    for (const Binder& b : binders)
+      ++scope_[b.name];
     term(body);
-    for (const Binder& b : binders) --scope_[b.name];
+    for (const Binder& b : binders)
+      --scope_[b.name];
   }
 };
 
@@ -504,7 +520,8 @@ Term check_term(const Syntax& term, const std::vector<TypedName>& inputs, NameSu
 
 std::vector<Name> program_inputs(const SyntaxProgram& program) {
   InputCollector c;
-  for (const SyntaxDef& d : program.defs) c.function(d.param, d.body);
+  for (const SyntaxDef& d : program.defs)
+    c.function(d.param, d.body);
   c.term(program.main);
   return c.result;
 }

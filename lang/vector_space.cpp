@@ -29,9 +29,9 @@ Term make_plus(Type t, Term m, Term n, NameSupply& names, SourceLoc loc) {
       Type a = t.first(), b = t.second();
       TypedName x1{names.fresh("x"), a}, x2{names.fresh("x"), b};
       TypedName y1{names.fresh("y"), a}, y2{names.fresh("y"), b};
-      Term sum = mk::pair(make_plus(a, mk::var(x1.name, a, loc), mk::var(y1.name, a, loc), names, loc),
-                          make_plus(b, mk::var(x2.name, b, loc), mk::var(y2.name, b, loc), names, loc),
-                          loc);
+      Term sum = mk::pair(
+          make_plus(a, mk::var(x1.name, a, loc), mk::var(y1.name, a, loc), names, loc),
+          make_plus(b, mk::var(x2.name, b, loc), mk::var(y2.name, b, loc), names, loc), loc);
       Term inner = make_tuple_let({y1, y2}, n, sum, names, loc);
       return make_tuple_let({x1, x2}, m, inner, names, loc);
     }
@@ -39,8 +39,8 @@ Term make_plus(Type t, Term m, Term n, NameSupply& names, SourceLoc loc) {
   throw InternalError("internal error: unknown type kind");
 }
 
-Term make_tuple_let(const std::vector<TypedName>& vars, Term m, const Term& body,
-                    NameSupply& names, SourceLoc loc) {
+Term make_tuple_let(const std::vector<TypedName>& vars, Term m, const Term& body, NameSupply& names,
+                    SourceLoc loc) {
   internal_check(!vars.empty(), "tuple let without names");
   if (vars.size() == 1) return mk::let(vars[0].name, vars[0].type, m, body, loc);
   internal_check(m.type().is_pair(), "tuple let of a non-product");
@@ -55,7 +55,8 @@ Term make_tuple_let(const std::vector<TypedName>& vars, Term m, const Term& body
 Term make_tuple_term(const std::vector<Term>& parts, SourceLoc loc) {
   if (parts.empty()) return mk::unit(loc);
   Term t = parts[0];
-  for (std::size_t i = 1; i < parts.size(); ++i) t = mk::pair(t, parts[i], loc);
+  for (std::size_t i = 1; i < parts.size(); ++i)
+    t = mk::pair(t, parts[i], loc);
   return t;
 }
 

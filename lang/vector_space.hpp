@@ -30,8 +30,8 @@ Term make_plus(Type t, Term m, Term n, NameSupply& names, SourceLoc loc = {});
 
 // let <x0:T0, ..., x(k-1):T(k-1)> = M in N, expanded as above (k >= 1; M : T0 * ... * T(k-1)).
 // `body` is N, in which the names x0 ... x(k-1) occur free.
-Term make_tuple_let(const std::vector<TypedName>& vars, Term m, const Term& body,
-                    NameSupply& names, SourceLoc loc = {});
+Term make_tuple_let(const std::vector<TypedName>& vars, Term m, const Term& body, NameSupply& names,
+                    SourceLoc loc = {});
 
 // <M0, ..., M(k-1)> as a left-nested tuple: * for k = 0, M0 for k = 1.
 Term make_tuple_term(const std::vector<Term>& parts, SourceLoc loc = {});

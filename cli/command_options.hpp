@@ -1,0 +1,38 @@
+// Options of the `adlang` subcommands, filled in by cli/main.cpp (CLI11) and read by the
+// command functions (cli/commands.hpp).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lang/printer.hpp"
+#include "semantics/eval_context.hpp"
+#include "semantics/scalar.hpp"
+
+namespace adlang {
+
+struct CommonOptions {
+  std::string file;
+  std::vector<std::string> env;  // NAME=VALUE
+  Precision precision = Precision::Double;
+  PredicateMode predicates = PredicateMode::Strict;
+  std::uint64_t fuel = EvalOptions{}.fuel;
+  std::optional<std::uint64_t> unfold;
+  std::uint64_t max_trace = EvalOptions{}.max_trace_nodes;
+  std::uint64_t max_derivative_steps = EvalOptions{}.max_derivative_steps;
+  bool json = false;
+};
+
+struct TraceOptions : CommonOptions {
+  PrintStyle style = PrintStyle::Concrete;
+};
+
+struct DiffOptions : CommonOptions {
+  std::string wrt;
+  std::optional<std::string> dir;  // the cotangent; defaults to 1 for a real result
+  PrintStyle style = PrintStyle::Concrete;
+};
+
+}  // namespace adlang

@@ -1,0 +1,25 @@
+// The `adlang` subcommands as functions: each writes its output to `out`, diagnostics to
+// `err`, and returns the exit code (cli/exit_codes.hpp). cli/main.cpp only parses flags.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "cli/command_options.hpp"
+
+namespace adlang {
+
+// adlang run: the value of the program (ordinary evaluation, Figs. 2-3).
+int run_command(const CommonOptions& opts, std::ostream& out, std::ostream& err);
+
+// adlang trace: the trace term of the program (symbolic evaluation, Figs. 4-5).
+int trace_command(const TraceOptions& opts, std::ostream& out, std::ostream& err);
+
+// adlang diff: the trace C, the derivative dir.R_v(x:T. C) for the input x = --wrt (Fig. 6),
+// and its value.
+int diff_command(const DiffOptions& opts, std::ostream& out, std::ostream& err);
+
+// adlang fmt: the program printed back in the concrete syntax.
+int fmt_command(const std::string& file, std::ostream& out, std::ostream& err);
+
+}  // namespace adlang

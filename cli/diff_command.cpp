@@ -1,0 +1,134 @@
+// adlang diff: the program's reverse derivative with respect to one input. The program is
+// traced (Figs. 4-5) to C, with the input x left free; then W.R_V(x:T. C) of Fig. 6 is built
+// for V the input's value and W the cotangent --dir, printed, and evaluated.
+#include <cstdio>
+
+#include "ad/reverse_deriv.hpp"
+#include "cli/command_runner.hpp"
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/json.hpp"
+#include "lang/term_size.hpp"
+#include "semantics/ordinary_eval.hpp"
+#include "semantics/symbolic_eval.hpp"
+
+namespace adlang {
+
+namespace {
+
+// A closed value as a term: literals, * and pairs. A real whose text is not a decimal literal
+// (an exact rational such as 1/3) has no such term: nullopt.
+template <class S>
+std::optional<Term> value_term(Type t, const S*& data) {
+  switch (t.kind()) {
+    case TypeKind::Real: {
+      std::string text = ScalarTraits<S>::to_text(*data++);
+      if (!is_literal_text(text)) return std::nullopt;
+      return mk::literal(text);
+    }
+    case TypeKind::Unit:
+      return mk::unit();
+    case TypeKind::Pair: {
+      auto a = value_term<S>(t.first(), data);
+      auto b = value_term<S>(t.second(), data);
+      if (!a || !b) return std::nullopt;
+      return mk::pair(*a, *b);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string size_text(const TermSize& s) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%.0f nodes", s.tree);
+  return buf;
+}
+
+}  // namespace
+
+int diff_command(const DiffOptions& opts, std::ostream& out, std::ostream& err) {
+  std::shared_ptr<SourceFile> file;
+  return run_guarded(opts.json, out, err, file, [&] {
+    return with_precision(opts.precision, [&]<class S>() {
+      auto p = load_program<S>(opts);
+      file = p->file;
+      check_precision_supports(p->term, opts.precision, *file);
+      const ProgramInput<S>* wrt = nullptr;
+      for (const ProgramInput<S>& in : p->inputs)
+        if (in.name.str() == opts.wrt) wrt = &in;
+      if (!wrt) {
+        throw CommandFailure(kExitUsage, "adlang: error: --wrt " + opts.wrt +
+                                             ": the program has no input of that name\n");
+      }
+      ValueEnv<S> rho;
+      for (const ProgramInput<S>& in : p->inputs)
+        rho.push(in.name, in.value);
+      EvalContext cx(eval_options(opts), p->names);
+      Traced<S> traced = symbolic_eval(p->term, rho, nullptr, cx);
+      Type u = traced.trace.type();
+
+      // The cotangent W.
+      Term w;
+      if (opts.dir) {
+        ParsedValue<S> dir;
+        try {
+          dir = parse_value<S>(*opts.dir);
+        } catch (const ValueSyntaxError& e) {
+          throw CommandFailure(kExitUsage, std::string("adlang: error: --dir: ") + e.what() + "\n");
+        }
+        if (dir.type != u) {
+          throw CommandFailure(kExitUsage, "adlang: error: --dir has type " + to_string(dir.type) +
+                                               " but the program's result has type " +
+                                               to_string(u) + "\n");
+        }
+        const S* data = dir.value.data();
+        auto term = value_term<S>(dir.type, data);
+        if (!term)
+          throw CommandFailure(kExitUsage, "adlang: error: --dir is not a decimal value\n");
+        w = *term;
+      } else if (u.is_real()) {
+        w = mk::literal("1");
+      } else {
+        throw CommandFailure(kExitUsage, "adlang: error: the program's result has type " +
+                                             to_string(u) +
+                                             ": give a cotangent of that type with --dir\n");
+      }
+      // The point V: the input's value as a term (or the input itself when it has none).
+      const S* data = wrt->value.data();
+      Term v = value_term<S>(wrt->type, data).value_or(mk::var(wrt->name, wrt->type));
+      Term d;
+      try {
+        d = cx.options.reverse_deriv(w, v, wrt->name, wrt->type, traced.trace, p->names,
+                                     cx.derivative_steps_left(), &cx.derivative);
+      } catch (const DerivativeTooLarge& e) {
+        throw Undefined(UndefinedKind::TraceSize, {}, e.what(),
+                        {"raise the limit with --max-derivative-steps N"});
+      }
+      Value<S> value = ordinary_eval(d, rho, nullptr, cx);
+      TermSize csize = term_size(traced.trace), dsize = term_size(d);
+      std::string ctext = printable_term(traced.trace, opts.style);
+      std::string dtext = printable_term(d, opts.style);
+      std::string header = print_term(w, PrintStyle::Concrete) + ".R[" +
+                           print_term(v, PrintStyle::Concrete) + "](" + wrt->name.str() + ": " +
+                           to_string(wrt->type) + ". C)";
+      if (opts.json) {
+        out << "{\"trace\": " << json::quote(ctext) << ", \"trace_size\": " << csize.tree
+            << ", \"derivative\": " << json::quote(dtext) << ", \"derivative_size\": " << dsize.tree
+            << ", \"derivative_distinct_nodes\": " << dsize.dag
+            << ", \"value\": " << print_value_json<S>(wrt->type, value.data())
+            << ", \"text\": " << json::quote(print_value<S>(wrt->type, value))
+            << ", \"type\": " << json::quote(to_string(wrt->type)) << "}\n";
+      } else {
+        out << "-- trace C (" << size_text(csize) << "):\n"
+            << ctext << "\n"
+            << "-- derivative " << header << " (" << size_text(dsize) << "):\n"
+            << dtext << "\n"
+            << "-- value:\n"
+            << print_value<S>(wrt->type, value) << "\n";
+      }
+      return int(kExitOk);
+    });
+  });
+}
+
+}  // namespace adlang

@@ -1,0 +1,112 @@
+// The `adlang` executable: parses flags (CLI11) and calls the command functions.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+
+namespace {
+
+using namespace adlang;
+
+void add_common(CLI::App& cmd, CommonOptions& o, std::string& precision, std::string& predicates) {
+  cmd.add_option("FILE", o.file, "the .ad program")->required();
+  cmd.add_option("--env", o.env, "an input value, NAME=VALUE (e.g. x=0.5, v=(1, 2)); repeatable")
+      ->type_name("NAME=VALUE");
+  cmd.add_option("--precision", precision,
+                 "scalar type: double, 50 or 100 (MPFR digits), exact (rationals; polynomial "
+                 "fragment only)")
+      ->check(CLI::IsMember({"double", "50", "100", "exact"}))
+      ->default_str("double");
+  cmd.add_option("--predicates", predicates,
+                 "strict: the paper's comparisons, undefined where both sides are equal; "
+                 "total: the conventional ones")
+      ->check(CLI::IsMember({"strict", "total"}))
+      ->default_str("strict");
+  cmd.add_option("--fuel", o.fuel, "function calls allowed before giving up")
+      ->capture_default_str();
+  cmd.add_option("--unfold", o.unfold,
+                 "evaluate in the limited language of Fig. 8: every letrec is letrec_N");
+  cmd.add_option("--max-trace", o.max_trace, "trace steps allowed before giving up")
+      ->capture_default_str();
+  cmd.add_option("--max-derivative-steps", o.max_derivative_steps,
+                 "clause applications of R (Fig. 6) allowed before giving up")
+      ->capture_default_str();
+  cmd.add_flag("--json", o.json, "machine-readable output");
+}
+
+void finish_common(CommonOptions& o, const std::string& precision, const std::string& predicates) {
+  o.precision = parse_precision(precision).value_or(Precision::Double);
+  o.predicates = predicates == "total" ? PredicateMode::Total : PredicateMode::Strict;
+}
+
+PrintStyle parse_style(const std::string& s) {
+  return s == "paper" ? PrintStyle::Paper : PrintStyle::Concrete;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "adlang: the differentiable programming language of Abadi & Plotkin (POPL 2020).\n"
+      "Exit codes: 0 success, 1 undefined (bottom), 2 usage, 3 syntax/type error, "
+      "4 check failed, 5 internal error."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "adlang 0.1.0");
+
+  CommonOptions run_opts;
+  std::string run_precision = "double", run_predicates = "strict";
+  CLI::App* run = app.add_subcommand("run", "evaluate a program (ordinary evaluation, Figs. 2-3)");
+  add_common(*run, run_opts, run_precision, run_predicates);
+
+  TraceOptions trace_opts;
+  std::string trace_precision = "double", trace_predicates = "strict", trace_style = "concrete";
+  CLI::App* trace = app.add_subcommand(
+      "trace", "print the trace term of a program (symbolic evaluation, Figs. 4-5)");
+  add_common(*trace, trace_opts, trace_precision, trace_predicates);
+  trace
+      ->add_option("--style", trace_style, "concrete (parses back) or paper (the paper's notation)")
+      ->check(CLI::IsMember({"concrete", "paper"}))
+      ->default_str("concrete");
+
+  DiffOptions diff_opts;
+  std::string diff_precision = "double", diff_predicates = "strict", diff_style = "concrete";
+  CLI::App* diff = app.add_subcommand(
+      "diff", "the reverse derivative of a program with respect to one input (Fig. 6)");
+  add_common(*diff, diff_opts, diff_precision, diff_predicates);
+  diff->add_option("--wrt", diff_opts.wrt, "the input to differentiate with respect to")
+      ->required();
+  diff->add_option("--dir", diff_opts.dir,
+                   "the cotangent W (a value of the result's type; default 1 for a real result)");
+  diff->add_option("--style", diff_style, "concrete or paper")
+      ->check(CLI::IsMember({"concrete", "paper"}))
+      ->default_str("concrete");
+
+  std::string fmt_file;
+  CLI::App* fmt = app.add_subcommand("fmt", "print a program back in the concrete syntax");
+  fmt->add_option("FILE", fmt_file, "the .ad program")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+
+  if (*run) {
+    finish_common(run_opts, run_precision, run_predicates);
+    return run_command(run_opts, std::cout, std::cerr);
+  }
+  if (*trace) {
+    finish_common(trace_opts, trace_precision, trace_predicates);
+    trace_opts.style = parse_style(trace_style);
+    return trace_command(trace_opts, std::cout, std::cerr);
+  }
+  if (*diff) {
+    finish_common(diff_opts, diff_precision, diff_predicates);
+    diff_opts.style = parse_style(diff_style);
+    return diff_command(diff_opts, std::cout, std::cerr);
+  }
+  if (*fmt) return fmt_command(fmt_file, std::cout, std::cerr);
+  return kExitUsage;
+}

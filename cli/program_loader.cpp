@@ -1,0 +1,120 @@
+#include "cli/program_loader.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+#include "cli/exit_codes.hpp"
+#include "lang/diagnostics.hpp"
+#include "lang/parser.hpp"
+#include "lang/type_checker.hpp"
+
+namespace adlang {
+
+std::shared_ptr<SourceFile> read_source(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw CommandFailure(
+        kExitUsage, "adlang: error: cannot read '" + path + "': " + std::strerror(errno) + "\n");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) {
+    throw CommandFailure(kExitUsage, "adlang: error: cannot read '" + path + "'\n");
+  }
+  return std::make_shared<SourceFile>(path, text.str());
+}
+
+SyntaxProgram parse_file(const SourceFile& file) {
+  try {
+    return parse_program(file.text());
+  } catch (const CompileError& e) {
+    throw CommandFailure(kExitCompileError, render(e.diagnostic(), &file));
+  }
+}
+
+namespace {
+
+bool valid_name(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '\'')) return false;
+  return true;
+}
+
+// Where a name first occurs in the program text, for diagnostics about inputs.
+SourceLoc first_occurrence(const Syntax& s, Name x) {
+  if (s->kind == SyntaxKind::Var && s->name == x) return s->loc;
+  for (const Syntax& k : s->kids) {
+    SourceLoc l = first_occurrence(k, x);
+    if (l.known()) return l;
+  }
+  return {};
+}
+
+}  // namespace
+
+template <class S>
+std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts) {
+  auto p = std::make_unique<LoadedProgram<S>>();
+  p->file = read_source(opts.file);
+  p->syntax = parse_file(*p->file);
+  for (const Name& n : p->syntax.identifiers)
+    p->names.reserve(n);
+
+  // The --env values, read in precision S.
+  std::unordered_map<std::string, ProgramInput<S>> given;
+  for (const std::string& binding : opts.env) {
+    std::size_t eq = binding.find('=');
+    std::string name = binding.substr(0, eq);
+    if (eq == std::string::npos || !valid_name(name)) {
+      throw CommandFailure(kExitUsage,
+                           "adlang: error: --env expects NAME=VALUE, got '" + binding + "'\n");
+    }
+    try {
+      ParsedValue<S> v = parse_value<S>(binding.substr(eq + 1));
+      given[name] = ProgramInput<S>{Name(name), v.type, std::move(v.value)};
+    } catch (const ValueSyntaxError& e) {
+      throw CommandFailure(kExitUsage, "adlang: error: --env " + name + ": " + e.what() + "\n");
+    }
+  }
+  std::vector<Name> inputs = program_inputs(p->syntax);
+  for (const Name& x : inputs) {
+    auto it = given.find(x.str());
+    if (it == given.end()) {
+      Diagnostic d{Severity::Error,
+                   first_occurrence(p->syntax.main, x),
+                   "input '" + x.str() + "' has no value",
+                   {"a program's free variables are its inputs: pass --env " + x.str() + "=VALUE"}};
+      throw CommandFailure(kExitUsage, render(d, p->file.get()));
+    }
+    p->inputs.push_back(std::move(it->second));
+    given.erase(it);
+  }
+  if (!given.empty()) {
+    std::string names;
+    for (const auto& [name, _] : given)
+      names += (names.empty() ? "'" : ", '") + name + "'";
+    throw CommandFailure(kExitUsage, "adlang: error: --env gives " + names +
+                                         ", which the program does not use as an input\n");
+  }
+
+  std::vector<TypedName> typed;
+  for (const ProgramInput<S>& in : p->inputs)
+    typed.push_back(TypedName{in.name, in.type});
+  try {
+    p->term = check_program(p->syntax, typed, p->names);
+  } catch (const CompileError& e) {
+    throw CommandFailure(kExitCompileError, render(e.diagnostic(), p->file.get()));
+  }
+  return p;
+}
+
+template std::unique_ptr<LoadedProgram<double>> load_program<double>(const CommonOptions&);
+template std::unique_ptr<LoadedProgram<Mpfr50>> load_program<Mpfr50>(const CommonOptions&);
+template std::unique_ptr<LoadedProgram<Mpfr100>> load_program<Mpfr100>(const CommonOptions&);
+template std::unique_ptr<LoadedProgram<Rational>> load_program<Rational>(const CommonOptions&);
+
+}  // namespace adlang

@@ -1,0 +1,56 @@
+// The front half of every command: read the file, parse, read the --env inputs in the chosen
+// precision, type-check. Failures become CommandFailure with the exit code and the rendered
+// message (DESIGN.md Sec. 8).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/command_options.hpp"
+#include "lang/source.hpp"
+#include "lang/syntax.hpp"
+#include "lang/term.hpp"
+#include "semantics/value.hpp"
+
+namespace adlang {
+
+class CommandFailure : public std::exception {
+ public:
+  CommandFailure(int code, std::string message) : code_(code), message_(std::move(message)) {}
+  int code() const { return code_; }
+  const std::string& message() const { return message_; }
+  const char* what() const noexcept override { return message_.c_str(); }
+
+ private:
+  int code_;
+  std::string message_;
+};
+
+// The text of `path`; CommandFailure (usage) if it cannot be read.
+std::shared_ptr<SourceFile> read_source(const std::string& path);
+
+template <class S>
+struct ProgramInput {
+  Name name;
+  Type type;
+  Value<S> value;
+};
+
+template <class S>
+struct LoadedProgram {
+  std::shared_ptr<SourceFile> file;
+  SyntaxProgram syntax;
+  std::vector<ProgramInput<S>> inputs;
+  Term term;  // the elaborated, type-checked program
+  NameSupply names;
+};
+
+// Parses and type-checks `opts.file` with the --env inputs read in precision S.
+template <class S>
+std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts);
+
+// Parses a syntax-only view of the file (for `adlang fmt`).
+SyntaxProgram parse_file(const SourceFile& file);
+
+}  // namespace adlang

@@ -1,0 +1,38 @@
+// adlang trace: symbolic evaluation of a program to its trace term (Figs. 4-5).
+#include "cli/command_runner.hpp"
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/json.hpp"
+#include "lang/term_size.hpp"
+#include "semantics/symbolic_eval.hpp"
+
+namespace adlang {
+
+int trace_command(const TraceOptions& opts, std::ostream& out, std::ostream& err) {
+  std::shared_ptr<SourceFile> file;
+  return run_guarded(opts.json, out, err, file, [&] {
+    return with_precision(opts.precision, [&]<class S>() {
+      auto p = load_program<S>(opts);
+      file = p->file;
+      check_precision_supports(p->term, opts.precision, *file);
+      ValueEnv<S> rho;
+      for (const ProgramInput<S>& in : p->inputs)
+        rho.push(in.name, in.value);
+      EvalContext cx(eval_options(opts), p->names);
+      Traced<S> t = symbolic_eval(p->term, rho, nullptr, cx);
+      TermSize size = term_size(t.trace);
+      std::string text = printable_term(t.trace, opts.style);
+      Type type = t.trace.type();
+      if (opts.json) {
+        out << "{\"trace\": " << json::quote(text) << ", \"type\": " << json::quote(to_string(type))
+            << ", \"size\": " << size.tree
+            << ", \"value\": " << print_value_json<S>(type, t.value.data()) << "}\n";
+      } else {
+        out << text << "\n";
+      }
+      return int(kExitOk);
+    });
+  });
+}
+
+}  // namespace adlang

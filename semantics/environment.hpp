@@ -1,0 +1,82 @@
+// Environments of the operational semantics (paper Sec. 3): value environments rho from
+// ordinary variables to closed values, function environments phi from function variables to
+// closures clo_phi(f(x:T):U. M).
+//
+// rho is a stack of bindings; a function body sees only its parameter, so a call opens a new
+// frame whose lookups stop at the frame's base. phi is a chain of letrec groups: the closure
+// of f bound by a group is (group frame, index), and evaluating f's body under that frame is
+// the paper's phi'[phi(f)/f] (for a group, all of its functions are visible). The language is
+// first order, so closures never outlive the evaluation of their letrec's body and frames can
+// live on the evaluator's C++ stack.
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "lang/name.hpp"
+#include "lang/term.hpp"
+#include "semantics/value.hpp"
+
+namespace adlang {
+
+template <class S>
+class ValueEnv {
+ public:
+  void push(Name x, Value<S> v) { stack_.push_back(Binding{x, std::move(v)}); }
+  void pop() { stack_.pop_back(); }
+  // The value of x, or null when x is not bound in the current frame. The pointer is valid
+  // until the next push.
+  const Value<S>* lookup(Name x) const {
+    for (std::size_t i = stack_.size(); i > base_; --i)
+      if (stack_[i - 1].name == x) return &stack_[i - 1].value;
+    return nullptr;
+  }
+
+  struct Frame {
+    std::size_t base, size;
+  };
+  // Opens a frame in which only bindings pushed from now on are visible.
+  Frame enter_frame() {
+    Frame saved{base_, stack_.size()};
+    base_ = stack_.size();
+    return saved;
+  }
+  void leave_frame(Frame saved) {
+    stack_.resize(saved.size);
+    base_ = saved.base;
+  }
+  std::size_t size() const { return stack_.size(); }
+
+ private:
+  struct Binding {
+    Name name;
+    Value<S> value;
+  };
+  std::vector<Binding> stack_;
+  std::size_t base_ = 0;
+};
+
+// One letrec group in the chain of function environments.
+struct FunFrame {
+  const LetRec* group;
+  const FunFrame* parent;
+  // The unfolding bound of this binding in the limited language (Fig. 8): calls through this
+  // frame may unfold `unfold_left` more times; unused (UINT64_MAX) in the ordinary language.
+  std::uint64_t unfold_left = UINT64_MAX;
+};
+
+// clo_phi(f(x:T):U. M): the function def and the environment (frame) it was defined in.
+struct Closure {
+  const FunFrame* frame = nullptr;
+  const FunDef* def = nullptr;
+};
+
+// phi(f): the innermost binding of f.
+inline Closure lookup_function(const FunFrame* phi, Name f) {
+  for (const FunFrame* fr = phi; fr; fr = fr->parent)
+    for (const FunDef& d : fr->group->defs)
+      if (d.name == f) return Closure{fr, &d};
+  return Closure{};
+}
+
+}  // namespace adlang

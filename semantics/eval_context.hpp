@@ -1,0 +1,48 @@
+// What one run of the evaluators shares: options, budgets, the fresh-name supply, and the
+// implementation of R used to differentiate traces.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "ad/reverse_deriv.hpp"
+#include "lang/name.hpp"
+#include "lang/term.hpp"
+#include "semantics/op_eval.hpp"
+
+namespace adlang {
+
+// An implementation of W.R_V(x:T. C) (ad/). The default is the paper's Fig. 6.
+using ReverseDerivFn = Term (*)(const Term& w, const Term& v, Name x, Type t, const Term& c,
+                                NameSupply& names, std::uint64_t max_steps,
+                                ReverseDerivStats* stats);
+
+struct EvalOptions {
+  PredicateMode predicates = PredicateMode::Strict;
+  // Function calls allowed in one run (both evaluators together); running out is reported.
+  std::uint64_t fuel = 10'000'000;
+  // The limited-recursion language of Fig. 8: every letrec is letrec_n with this n.
+  std::optional<std::uint64_t> unfold;
+  // Clause applications of R allowed in one run.
+  std::uint64_t max_derivative_steps = 10'000'000;
+  // Trace-term nodes symbolic evaluation may build in one run (memory guard).
+  std::uint64_t max_trace_nodes = 10'000'000;
+  ReverseDerivFn reverse_deriv = &adlang::reverse_deriv;
+};
+
+struct EvalContext {
+  explicit EvalContext(EvalOptions o, NameSupply& n) : options(o), names(n), fuel_left(o.fuel) {}
+  EvalOptions options;
+  NameSupply& names;
+  std::uint64_t fuel_left;
+  std::uint64_t calls = 0;        // function calls made
+  ReverseDerivStats derivative;   // R steps used
+  std::uint64_t trace_nodes = 0;  // trace bindings and redexes recorded by symbolic evaluation
+
+  std::uint64_t derivative_steps_left() const {
+    std::uint64_t used = derivative.clause_steps;
+    return used >= options.max_derivative_steps ? 0 : options.max_derivative_steps - used;
+  }
+};
+
+}  // namespace adlang

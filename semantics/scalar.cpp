@@ -1,0 +1,152 @@
+#include "semantics/scalar.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+
+namespace adlang {
+
+std::optional<Precision> parse_precision(std::string_view s) {
+  if (s == "double") return Precision::Double;
+  if (s == "50") return Precision::Digits50;
+  if (s == "100") return Precision::Digits100;
+  if (s == "exact") return Precision::Exact;
+  return std::nullopt;
+}
+
+const char* to_string(Precision p) {
+  switch (p) {
+    case Precision::Double:
+      return "double";
+    case Precision::Digits50:
+      return "50";
+    case Precision::Digits100:
+      return "100";
+    case Precision::Exact:
+      return "exact";
+  }
+  return "double";
+}
+
+namespace {
+
+// True if the literal text denotes a nonzero number (some nonzero mantissa digit).
+bool nonzero_literal(const std::string& text) {
+  for (char c : text) {
+    if (c == 'e' || c == 'E') break;
+    if (c >= '1' && c <= '9') return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+LiteralProblem ScalarTraits<double>::from_literal(const std::string& text, double& out) {
+  errno = 0;
+  out = std::strtod(text.c_str(), nullptr);
+  if (!std::isfinite(out)) return LiteralProblem::Overflow;
+  if (out == 0 && nonzero_literal(text)) return LiteralProblem::Underflow;
+  return LiteralProblem::None;
+}
+
+std::string ScalarTraits<double>::to_text(double x) {
+  if (x == 0) return "0";  // the reals have no signed zero
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, r.ptr);
+}
+
+template <unsigned Digits>
+LiteralProblem MpfrTraits<Digits>::from_literal(const std::string& text, S& out) {
+  out = S(text);
+  if (!bmp::isfinite(out)) return LiteralProblem::Overflow;
+  if (out == 0 && nonzero_literal(text)) return LiteralProblem::Underflow;
+  return LiteralProblem::None;
+}
+
+template <unsigned Digits>
+std::string MpfrTraits<Digits>::to_text(const S& x) {
+  if (x == 0) return "0";
+  if (!bmp::isfinite(x)) return x.str();
+  // Shortest number of significant digits that reads back as x (monotone in the digit count,
+  // so a binary search finds it).
+  int lo = 1, hi = std::numeric_limits<S>::max_digits10;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (S(x.str(mid)) == x)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return x.str(lo);
+}
+
+template struct MpfrTraits<50>;
+template struct MpfrTraits<100>;
+
+LiteralProblem ScalarTraits<Rational>::from_literal(const std::string& text, Rational& out) {
+  // sign, integer digits, fraction digits, exponent: value = digits * 10^(exp - #fraction).
+  std::size_t i = 0;
+  bool negative = false;
+  if (i < text.size() && text[i] == '-') {
+    negative = true;
+    ++i;
+  }
+  std::string digits;
+  long scale = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+    digits += text[i++];
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+      digits += text[i++];
+      --scale;
+    }
+  }
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    bool neg_exp = false;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) neg_exp = text[i++] == '-';
+    long e = 0;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+      e = e * 10 + (text[i++] - '0');
+      if (e > kMaxDecimalExponent * 10) break;
+    }
+    scale += neg_exp ? -e : e;
+  }
+  if (scale > kMaxDecimalExponent || scale < -kMaxDecimalExponent) {
+    return LiteralProblem::TooLargeForExact;
+  }
+  bmp::mpz_int mantissa(digits.empty() ? std::string("0") : digits);
+  bmp::mpz_int power =
+      bmp::pow(bmp::mpz_int(10), static_cast<unsigned>(scale < 0 ? -scale : scale));
+  out = scale < 0 ? Rational(mantissa, power) : Rational(mantissa * power);
+  if (negative) out = -out;
+  return LiteralProblem::None;
+}
+
+std::string ScalarTraits<Rational>::to_text(const Rational& x) {
+  bmp::mpz_int num = bmp::numerator(x), den = bmp::denominator(x);
+  // den = 2^a 5^b gives a finite decimal with max(a, b) fraction digits.
+  bmp::mpz_int d = den;
+  unsigned twos = 0, fives = 0;
+  while (d % 2 == 0) {
+    d /= 2;
+    ++twos;
+  }
+  while (d % 5 == 0) {
+    d /= 5;
+    ++fives;
+  }
+  if (d != 1) return num.str() + "/" + den.str();
+  unsigned k = std::max(twos, fives);
+  bmp::mpz_int scaled = num * bmp::pow(bmp::mpz_int(10), k) / den;  // exact
+  bool negative = scaled < 0;
+  std::string s = (negative ? bmp::mpz_int(-scaled) : scaled).str();
+  if (k > 0) {
+    if (s.size() <= k) s.insert(0, k + 1 - s.size(), '0');
+    s.insert(s.size() - k, ".");
+  }
+  return negative ? "-" + s : s;
+}
+
+}  // namespace adlang

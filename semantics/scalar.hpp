@@ -1,0 +1,80 @@
+// The scalar types the evaluators are generic over (DESIGN.md Sec. 4): double by default,
+// 50- and 100-digit binary floats (MPFR through Boost.Multiprecision) for high precision, and
+// exact rationals (GMP) for runs of the polynomial fragment.
+//
+// ScalarTraits<S> gives each type's conversions: reading a literal's decimal text, printing in
+// shortest round-trip form, and telling whether a value is inside the type's range.
+#pragma once
+
+#include <boost/multiprecision/gmp.hpp>
+#include <boost/multiprecision/mpfr.hpp>
+#include <charconv>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace adlang {
+
+namespace bmp = boost::multiprecision;
+
+// Expression templates off: generic code (dual numbers, Eigen) wants plain value types.
+using Mpfr50 = bmp::number<bmp::mpfr_float_backend<50>, bmp::et_off>;
+using Mpfr100 = bmp::number<bmp::mpfr_float_backend<100>, bmp::et_off>;
+using Rational = bmp::number<bmp::gmp_rational, bmp::et_off>;
+
+enum class Precision { Double, Digits50, Digits100, Exact };
+
+// "double", "50", "100", "exact" (the --precision values).
+std::optional<Precision> parse_precision(std::string_view s);
+const char* to_string(Precision p);
+
+// Why a literal cannot be represented in a precision.
+enum class LiteralProblem { None, Overflow, Underflow, TooLargeForExact };
+
+template <class S>
+struct ScalarTraits;
+
+template <>
+struct ScalarTraits<double> {
+  static constexpr Precision precision = Precision::Double;
+  static constexpr bool exact = false;
+  static LiteralProblem from_literal(const std::string& text, double& out);
+  static std::string to_text(double x);
+  static bool in_range(double x) { return std::isfinite(x); }
+  static double to_double(double x) { return x; }
+};
+
+template <unsigned Digits>
+struct MpfrTraits {
+  using S = bmp::number<bmp::mpfr_float_backend<Digits>, bmp::et_off>;
+  static constexpr bool exact = false;
+  static LiteralProblem from_literal(const std::string& text, S& out);
+  static std::string to_text(const S& x);
+  static bool in_range(const S& x) { return bmp::isfinite(x); }
+  static double to_double(const S& x) { return x.template convert_to<double>(); }
+};
+
+template <>
+struct ScalarTraits<Mpfr50> : MpfrTraits<50> {
+  static constexpr Precision precision = Precision::Digits50;
+};
+template <>
+struct ScalarTraits<Mpfr100> : MpfrTraits<100> {
+  static constexpr Precision precision = Precision::Digits100;
+};
+
+template <>
+struct ScalarTraits<Rational> {
+  static constexpr Precision precision = Precision::Exact;
+  static constexpr bool exact = true;
+  // Decimal exponents beyond this are refused in exact mode (10^(10^9) would exhaust memory).
+  static constexpr long kMaxDecimalExponent = 100000;
+  static LiteralProblem from_literal(const std::string& text, Rational& out);
+  // A finite decimal when the denominator divides a power of ten, else "n/d".
+  static std::string to_text(const Rational& x);
+  static bool in_range(const Rational&) { return true; }
+  static double to_double(const Rational& x) { return x.convert_to<double>(); }
+};
+
+}  // namespace adlang

@@ -1,0 +1,261 @@
+#include "semantics/symbolic_eval.hpp"
+
+#include <string>
+#include <vector>
+
+#include "lang/diagnostics.hpp"
+#include "lang/stack.hpp"
+#include "semantics/ordinary_eval.hpp"
+
+namespace adlang {
+
+namespace {
+
+template <class S>
+class SymbolicEval {
+ public:
+  SymbolicEval(ValueEnv<S>& rho, EvalContext& cx) : rho_(rho), cx_(cx) {}
+
+  // M in the trivial context: phi | rho |- M ~> C.
+  Traced<S> sym(const Term& m, const FunFrame* phi) {
+    check_stack("symbolic evaluation is nested too deeply");
+    // phi | rho |- V ~> V
+    if (is_value(m)) return Traced<S>{m, close_value(m, rho_)};
+    // Fig. 5: E[R] ~> let x:T_V = C in D. Reducing the subterms in evaluation position to
+    // values records one binding per redex met in a non-trivial context, in order.
+    std::vector<Binding> bindings;
+    Term redex = reduce_subterms(m, phi, bindings);
+    Traced<S> result =
+        is_value(redex) ? Traced<S>{redex, close_value(redex, rho_)} : sym_redex(redex, phi);
+    for (std::size_t i = bindings.size(); i-- > 0;) {
+      const Binding& b = bindings[i];
+      result.trace = mk::let(b.name, b.trace.type(), b.trace, result.trace, b.loc);
+      rho_.pop();
+    }
+    return result;
+  }
+
+ private:
+  struct Binding {
+    Name name;
+    Term trace;
+    SourceLoc loc;
+  };
+
+  ValueEnv<S>& rho_;
+  EvalContext& cx_;
+
+  void count_trace_node(SourceLoc loc) {
+    if (++cx_.trace_nodes > cx_.options.max_trace_nodes) {
+      throw Undefined(
+          UndefinedKind::TraceSize, loc,
+          "the trace has more than " + std::to_string(cx_.options.max_trace_nodes) + " steps",
+          {"raise the limit with --max-trace N"});
+    }
+  }
+
+  // M in a non-trivial context: reduces M to a value term, recording a binding
+  // x = C (with rho[V/x]) for the redex M becomes, as Fig. 5's context rule does.
+  Term reduce(const Term& m, const FunFrame* phi, std::vector<Binding>& bindings) {
+    check_stack("symbolic evaluation is nested too deeply");
+    if (is_value(m)) return m;
+    Term redex = reduce_subterms(m, phi, bindings);
+    if (is_value(redex)) return redex;  // a pair of values
+    Traced<S> t = sym_redex(redex, phi);
+    count_trace_node(m.loc());
+    Name x = cx_.names.fresh("x");
+    rho_.push(x, std::move(t.value));
+    bindings.push_back(Binding{x, t.trace, m.loc()});
+    return mk::var(x, m.type(), m.loc());
+  }
+
+  // The evaluation contexts E of Sec. 3, in order: reduces the subterms of M in evaluation
+  // position to values, so that what is left is a redex R (or a value). Boolean redexes
+  // pred(V) in a guard are evaluated here (Fig. 5's second rule: E[R_bool] ~> C if
+  // R_bool => V_bool and E[V_bool] ~> C), leaving `if true/false then M else N`.
+  Term reduce_subterms(const Term& m, const FunFrame* phi, std::vector<Binding>& bs) {
+    switch (m.kind()) {
+      case TermKind::Var:
+      case TermKind::Literal:
+      case TermKind::Unit:
+      case TermKind::LetRec:
+        return m;
+      case TermKind::Add: {  // E + N, V + E
+        const Add* a = m.as<Add>();
+        Term l = reduce(a->lhs, phi, bs);
+        Term r = reduce(a->rhs, phi, bs);
+        return l.same_as(a->lhs) && r.same_as(a->rhs) ? m : mk::add(l, r, m.loc());
+      }
+      case TermKind::Op: {  // op(E)
+        const OpApp* o = m.as<OpApp>();
+        Term arg = reduce(o->arg, phi, bs);
+        return arg.same_as(o->arg) ? m : mk::op(o->op, arg, m.loc());
+      }
+      case TermKind::Let: {  // let x:T = E in N
+        const Let* l = m.as<Let>();
+        Term bound = reduce(l->bound, phi, bs);
+        return bound.same_as(l->bound) ? m : mk::let(l->var, bound.type(), bound, l->body, m.loc());
+      }
+      case TermKind::Pair: {  // <E, N>, <V, E>
+        const Pair* p = m.as<Pair>();
+        Term a = reduce(p->first, phi, bs);
+        Term b = reduce(p->second, phi, bs);
+        return a.same_as(p->first) && b.same_as(p->second) ? m : mk::pair(a, b, m.loc());
+      }
+      case TermKind::Fst: {  // fst(E)
+        Term a = reduce(m.as<Fst>()->arg, phi, bs);
+        return a.same_as(m.as<Fst>()->arg) ? m : mk::fst(a, m.loc());
+      }
+      case TermKind::Snd: {  // snd(E)
+        Term a = reduce(m.as<Snd>()->arg, phi, bs);
+        return a.same_as(m.as<Snd>()->arg) ? m : mk::snd(a, m.loc());
+      }
+      case TermKind::If: {  // if pred(E) then M else N
+        const If* i = m.as<If>();
+        const PredApp* p = i->guard.as<PredApp>();
+        if (!p) return m;
+        Term arg = reduce(p->arg, phi, bs);
+        Value<S> v = close_value(arg, rho_);
+        std::optional<bool> b = eval_pred(p->pred, v[0], v[1], cx_.options.predicates);
+        if (!b) throw predicate_undefined(p->pred, v[0], i->guard.loc());
+        return mk::if_(mk::bool_const(*b, i->guard.loc()), i->then_branch, i->else_branch, m.loc());
+      }
+      case TermKind::Call: {  // f(E)
+        const Call* c = m.as<Call>();
+        Term arg = reduce(c->arg, phi, bs);
+        return arg.same_as(c->arg) ? m : mk::call(c->fun, c->param_type, m.type(), arg, m.loc());
+      }
+      case TermKind::Rd: {  // M.rd_E(x:T. N), then E.rd_V(x:T. N)
+        const Rd* r = m.as<Rd>();
+        Term point = reduce(r->point, phi, bs);
+        Term cot = reduce(r->cotangent, phi, bs);
+        if (point.same_as(r->point) && cot.same_as(r->cotangent)) return m;
+        return mk::rd(cot, point, r->var, point.type(), r->body, m.loc());
+      }
+    }
+    throw InternalError("internal error: unknown term kind in symbolic evaluation");
+  }
+
+  // The redex rules of Fig. 4.
+  Traced<S> sym_redex(const Term& r, const FunFrame* phi) {
+    count_trace_node(r.loc());
+    switch (r.kind()) {
+      // V + W ~> V + W
+      case TermKind::Add: {
+        const Add* a = r.as<Add>();
+        Value<S> v = close_value(a->lhs, rho_);
+        Value<S> w = close_value(a->rhs, rho_);
+        v[0] = v[0] + w[0];
+        if (!ScalarTraits<S>::in_range(v[0])) {
+          throw Undefined(UndefinedKind::Range, r.loc(),
+                          std::string("the sum is outside the range of ") +
+                              to_string(ScalarTraits<S>::precision) + " precision",
+                          {"rerun with --precision 50 to compute with 50-digit floats"});
+        }
+        return Traced<S>{r, std::move(v)};
+      }
+      // op(V) ~> op(V)
+      case TermKind::Op: {
+        const OpApp* o = r.as<OpApp>();
+        Value<S> arg = close_value(o->arg, rho_);
+        Value<S> out(o->op.result_type().size());
+        eval_op(o->op, arg.data(), out.data(), r.loc());
+        return Traced<S>{r, std::move(out)};
+      }
+      // let x:T = V in N ~> let x:T = V in C, if V => V' and N ~> C under rho[V'/x]
+      case TermKind::Let: {
+        const Let* l = r.as<Let>();
+        rho_.push(l->var, close_value(l->bound, rho_));
+        Traced<S> body = sym(l->body, phi);
+        rho_.pop();
+        return Traced<S>{mk::let(l->var, l->bound.type(), l->bound, body.trace, r.loc()),
+                         std::move(body.value)};
+      }
+      // fst_{T,U}(V) ~> fst_{T,U}(V)
+      case TermKind::Fst: {
+        Value<S> v = close_value(r.as<Fst>()->arg, rho_);
+        v.resize(r.type().size());
+        return Traced<S>{r, std::move(v)};
+      }
+      // snd_{T,U}(V) ~> snd_{T,U}(V)
+      case TermKind::Snd: {
+        Value<S> v = close_value(r.as<Snd>()->arg, rho_);
+        v.erase(v.begin(), v.end() - static_cast<std::ptrdiff_t>(r.type().size()));
+        return Traced<S>{r, std::move(v)};
+      }
+      // if true then M else N ~> C if M ~> C; if false then M else N ~> C if N ~> C
+      case TermKind::If: {
+        const If* i = r.as<If>();
+        const BoolConst* b = i->guard.as<BoolConst>();
+        internal_check(b != nullptr, "conditional redex without a boolean value");
+        return sym(b->value ? i->then_branch : i->else_branch, phi);
+      }
+      // letrec f(x:T):U = M in N ~> C if N ~> C under phi[clo_phi(f(x:T):U. M)/f]
+      case TermKind::LetRec: {
+        const LetRec* l = r.as<LetRec>();
+        FunFrame frame{l, phi, cx_.options.unfold.value_or(UINT64_MAX)};
+        return sym(l->body, &frame);
+      }
+      // f(V) ~> let x:T = V in C, if V => V' and M ~> C under phi'[phi(f)/f] | {x -> V'}
+      case TermKind::Call: {
+        const Call* c = r.as<Call>();
+        Value<S> arg = close_value(c->arg, rho_);
+        Closure clo = lookup_function(phi, c->fun);
+        FunFrame scratch{};
+        const FunFrame* callee = enter_call(clo, scratch, cx_, r.loc());
+        auto frame = rho_.enter_frame();
+        rho_.push(clo.def->param, std::move(arg));
+        Traced<S> body = sym(clo.def->body, callee);
+        rho_.leave_frame(frame);
+        return Traced<S>{mk::let(clo.def->param, c->param_type, c->arg, body.trace, r.loc()),
+                         std::move(body.value)};
+      }
+      // W.rd_V(x:T. N) ~> W.R_V(x:T. C), if V => V' and N ~> C under rho[V'/x]
+      case TermKind::Rd:
+        return rd(*r.as<Rd>(), phi);
+      case TermKind::Var:
+      case TermKind::Literal:
+      case TermKind::Unit:
+      case TermKind::Pair:
+        break;
+    }
+    throw InternalError("internal error: symbolic evaluation of a non-redex");
+  }
+
+  Traced<S> rd(const Rd& r, const FunFrame* phi) {
+    Type t = r.point.type();
+    rho_.push(r.var, close_value(r.point, rho_));
+    Term c = sym(r.body, phi).trace;
+    rho_.pop();
+    Term d;
+    try {
+      d = cx_.options.reverse_deriv(r.cotangent, r.point, r.var, t, c, cx_.names,
+                                    cx_.derivative_steps_left(), &cx_.derivative);
+    } catch (const DerivativeTooLarge& e) {
+      throw Undefined(UndefinedKind::TraceSize, r.loc(), e.what(),
+                      {"nested derivatives through the paper's R grow exponentially; raise the "
+                       "limit with --max-derivative-steps N"});
+    }
+    // The value of the rd redex is the value of its trace (Fig. 2).
+    Value<S> v = ordinary_eval(d, rho_, phi, cx_);
+    return Traced<S>{d, std::move(v)};
+  }
+};
+
+}  // namespace
+
+template <class S>
+Traced<S> symbolic_eval(const Term& m, ValueEnv<S>& rho, const FunFrame* phi, EvalContext& cx) {
+  return SymbolicEval<S>(rho, cx).sym(m, phi);
+}
+
+template Traced<double> symbolic_eval<double>(const Term&, ValueEnv<double>&, const FunFrame*,
+                                              EvalContext&);
+template Traced<Mpfr50> symbolic_eval<Mpfr50>(const Term&, ValueEnv<Mpfr50>&, const FunFrame*,
+                                              EvalContext&);
+template Traced<Mpfr100> symbolic_eval<Mpfr100>(const Term&, ValueEnv<Mpfr100>&, const FunFrame*,
+                                                EvalContext&);
+template Traced<Rational> symbolic_eval<Rational>(const Term&, ValueEnv<Rational>&, const FunFrame*,
+                                                  EvalContext&);
+
+}  // namespace adlang
