@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "cli/checker_commands.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 
@@ -86,6 +87,9 @@ int main(int argc, char** argv) {
   CLI::App* fmt = app.add_subcommand("fmt", "print a program back in the concrete syntax");
   fmt->add_option("FILE", fmt_file, "the .ad program")->required();
 
+  int checker_exit = -1;
+  register_checker_commands(app, checker_exit);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -93,6 +97,7 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
 
+  if (checker_exit >= 0) return checker_exit;
   if (*run) {
     finish_common(run_opts, run_precision, run_predicates);
     return run_command(run_opts, std::cout, std::cerr);
