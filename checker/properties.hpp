@@ -80,9 +80,9 @@ struct CheckConfig {
   // evaluator whose predicates differ from the others'.
   PredicateMode den_predicates = PredicateMode::Strict;
   // Budgets per evaluation: exceeding one discards the program (it says nothing either way).
-  std::uint64_t fuel = 20'000;
-  std::uint64_t max_trace_nodes = 200'000;
-  std::uint64_t max_derivative_steps = 200'000;
+  std::uint64_t fuel = 2000;
+  std::uint64_t max_trace_nodes = 20000;
+  std::uint64_t max_derivative_steps = 5000;
   std::uint64_t max_approximant = 64;
   Implementations impl = production_implementations();
 };
