@@ -59,7 +59,7 @@ class Generator {
 
   Program program() {
     Program p;
-    unsigned n_inputs = rng_.below(c_.max_inputs + 1);
+    unsigned n_inputs = c_.min_inputs + rng_.below(c_.max_inputs + 1 - c_.min_inputs);
     static const char* const kInputNames[] = {"x", "v", "w"};
     for (unsigned i = 0; i < n_inputs; ++i) {
       Type t = rng_.chance(0.7) ? Type::real() : random_type(rng_, 1);
@@ -208,8 +208,10 @@ class Generator {
         std::vector<const FunSig*> fs;
         for (const FunSig& f : phi_)
           if (f.result == t) fs.push_back(&f);
-        const FunSig* f = fs[rng_.below(static_cast<unsigned>(fs.size()))];
-        return mk::call(f->name, f->param, f->result, call_argument(*f, size - 1));
+        // A copy: generating the argument may add functions to phi_ (and move its elements).
+        const FunSig f = *fs[rng_.below(static_cast<unsigned>(fs.size()))];
+        Term arg = call_argument(f, size - 1);
+        return mk::call(f.name, f.param, f.result, arg);
       }
       case kRd:
         return rd(t, size);

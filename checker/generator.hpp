@@ -23,6 +23,7 @@ struct GenConfig {
   unsigned max_rd_depth = 3;   // rd nested inside rd
   bool polynomial_only = false;  // only + - * / neg dot scale (exact rationals)
   bool recursion = true;       // letrec and calls
+  unsigned min_inputs = 0;
   unsigned max_inputs = 3;
 };
 

@@ -98,7 +98,8 @@ struct Outcome {
 GenConfig generator_config(const PropertyInfo& p, unsigned max_size);
 
 // Runs property `p` on `program` (extra random choices, such as the cotangent, come from
-// `case_seed`). An InternalError in any evaluator is a failure.
+// `case_seed`). An InternalError in any evaluator is a failure. Deep programs need a large
+// stack: run_checks() provides one (lang/stack.hpp); running out is a discard, never a crash.
 Outcome run_property(const PropertyInfo& p, const Program& program, const CheckConfig& config,
                      std::uint64_t case_seed);
 

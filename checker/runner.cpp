@@ -4,6 +4,7 @@
 
 #include "checker/shrink.hpp"
 #include "checker/term_edit.hpp"
+#include "lang/stack.hpp"
 
 namespace adlang::checker {
 
@@ -11,8 +12,10 @@ std::uint64_t case_seed(std::uint64_t seed, std::uint64_t index) {
   return seed * 0x9e3779b97f4a7c15ULL + index * 0xd1b54a32d192ed03ULL + 1;
 }
 
-RunReport run_checks(const RunOptions& options, const CheckConfig& config,
-                     const ProgressFn& progress) {
+namespace {
+
+RunReport run_all(const RunOptions& options, const CheckConfig& config,
+                  const ProgressFn& progress) {
   std::vector<const PropertyInfo*> selected;
   for (const std::string& name : options.properties) {
     const PropertyInfo* found = nullptr;
@@ -75,10 +78,20 @@ RunReport run_checks(const RunOptions& options, const CheckConfig& config,
       }
       ++done;
       if (progress) progress(sum.name, done, in_shard);
+      if (options.stop_after_first_failure && sum.failed > 0) break;
     }
     sum.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     report.properties.push_back(sum);
   }
+  return report;
+}
+
+}  // namespace
+
+RunReport run_checks(const RunOptions& options, const CheckConfig& config,
+                     const ProgressFn& progress) {
+  RunReport report;
+  run_on_large_stack([&] { report = run_all(options, config, progress); });
   return report;
 }
 

@@ -22,6 +22,9 @@ struct RunOptions {
   unsigned max_size = 0;  // 0: kDefaultMaxSize
   unsigned shard_index = 0, shard_count = 1;
   unsigned max_shrink_candidates = 4000;
+  // Stop a property at its first failure (the mutation tests; the CLI runs all programs so
+  // that the table shows how often a property fails).
+  bool stop_after_first_failure = false;
 };
 
 struct Counterexample {

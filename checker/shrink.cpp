@@ -46,8 +46,9 @@ std::vector<Program> candidates(const Program& p) {
     if (!is_value(s))
       for (const Term& c : constants(s.type()))
         repl.push_back(c);
-    else if (s.kind() == TermKind::Literal && s.as<Literal>()->text != "0" &&
-             s.as<Literal>()->text != "1")
+    else if (s.kind() == TermKind::Var ||
+             (s.kind() == TermKind::Literal && s.as<Literal>()->text != "0" &&
+              s.as<Literal>()->text != "1"))
       for (const Term& c : constants(s.type()))
         repl.push_back(c);
     for (const Term& r : repl) {

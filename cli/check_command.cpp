@@ -80,7 +80,7 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
   checker::RunReport report;
   int code = kExitOk;
   try {
-    run_on_large_stack([&] { report = checker::run_checks(ro, config, progress); });
+    report = checker::run_checks(ro, config, progress);
   } catch (const std::invalid_argument& e) {
     std::string names;
     for (const PropertyInfo& p : all_properties())
