@@ -327,7 +327,7 @@ class Generator {
     bool counted = rng_.chance(0.6);
     Type a = rng_.chance(0.7) ? Type::real() : random_type(rng_, 1);
     Type pt = counted ? Type::pair(Type::real(), a) : a;
-    Type u = rng_.chance(0.6) ? Type::real() : random_type(rng_, 1);
+    Type u = rng_.chance(0.75) ? Type::real() : random_type(rng_, 1);
     Name x = fresh("p");
     phi_.push_back(FunSig{f, pt, u, counted});
     Term body;

@@ -250,19 +250,19 @@ TEST(CheckCommand, SummaryTableAndExitCode) {
 
 TEST(CheckCommand, TotalPredicatesPrintAShrunkCounterexample) {
   CheckOptions o;
-  o.count = 400;
+  o.count = 200;
   o.progress = false;
   o.predicates = PredicateMode::Total;
-  o.properties = {"finite-differences"};
+  o.properties = {"correctness-near"};
   std::ostringstream out, err;
   EXPECT_EQ(check_command(o, out, err), kExitCheckFailed);
   std::string s = out.str();
-  EXPECT_NE(s.find("FAILED finite-differences"), std::string::npos) << s;
+  EXPECT_NE(s.find("FAILED correctness-near"), std::string::npos) << s;
   EXPECT_NE(s.find("if "), std::string::npos) << s;
-  EXPECT_NE(s.find("reproduce: adlang check --property finite-differences --seed 1"),
+  EXPECT_NE(s.find("reproduce: adlang check --property correctness-near --seed 1"),
             std::string::npos)
       << s;
-  EXPECT_NE(s.find("central differences give"), std::string::npos) << s;
+  EXPECT_NE(s.find("[[C]] gamma = "), std::string::npos) << s;
 }
 
 TEST(CheckCommand, JsonAndUnknownProperty) {
