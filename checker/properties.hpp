@@ -82,7 +82,7 @@ struct CheckConfig {
   // Budgets per evaluation: exceeding one discards the program (it says nothing either way).
   std::uint64_t fuel = 2000;
   std::uint64_t max_trace_nodes = 20000;
-  std::uint64_t max_derivative_steps = 5000;
+  std::uint64_t max_derivative_steps = 2000;
   std::uint64_t max_approximant = 64;
   Implementations impl = production_implementations();
 };
