@@ -1,5 +1,7 @@
 #include "checker/runner.hpp"
 
+#include <mpfr.h>
+
 #include <stdexcept>
 
 #include "checker/shrink.hpp"
@@ -91,7 +93,11 @@ RunReport run_all(const RunOptions& options, const CheckConfig& config,
 RunReport run_checks(const RunOptions& options, const CheckConfig& config,
                      const ProgressFn& progress) {
   RunReport report;
-  run_on_large_stack([&] { report = run_all(options, config, progress); });
+  run_on_large_stack([&] {
+    report = run_all(options, config, progress);
+    // MPFR keeps per-thread caches of constants (exp, log): free them before the thread ends.
+    mpfr_free_cache();
+  });
   return report;
 }
 

@@ -15,7 +15,9 @@ namespace adlang {
 
 namespace stack_detail {
 // The lowest address the current thread's stack may reach; null until first computed.
-extern thread_local const char* limit;
+// An inline variable with a constant initializer: other translation units access it directly
+// (an `extern thread_local` goes through a TLS wrapper, which UBSan reports as a null load).
+inline thread_local const char* limit = nullptr;
 bool compute_nearly_exhausted(const char* here);
 }  // namespace stack_detail
 
