@@ -553,6 +553,12 @@ TextEdit RuleSet::replace(const Node& n, std::string text) const {
 }
 
 TextEdit RuleSet::add_argument(const Node& call, const std::string& text) const {
+  return add_arguments(call, {text});
+}
+
+TextEdit RuleSet::add_arguments(const Node& call, const std::vector<std::string>& texts) const {
+  std::string text;
+  for (const std::string& t : texts) text += (text.empty() ? "" : ", ") + t;
   std::size_t last = 0;
   bool any = false;
   for (const NodePtr& a : call_args(call)) {

@@ -137,8 +137,10 @@ class RuleSet {
   std::optional<Edits> scale_argument(const Node& call, const std::vector<std::string>& keywords,
                                       const std::string& op, const Env& sigma,
                                       const std::optional<std::string>& fallback);
-  // An edit adding `text` (a keyword argument) at the end of `call`'s arguments.
+  // An edit adding `text` (a keyword argument) at the end of `call`'s arguments; several
+  // arguments added to one call must be added by one edit (add_arguments).
   TextEdit add_argument(const Node& call, const std::string& text) const;
+  TextEdit add_arguments(const Node& call, const std::vector<std::string>& texts) const;
   TextEdit replace(const Node& n, std::string text) const;
   // The call's function resolves to a canonical name (through σ's imports).
   std::optional<std::string> resolved(const Node& e, const Env& sigma) const;

@@ -139,6 +139,7 @@ class KerasRules final : public RuleSet {
     std::vector<std::string> pre;
     pre.push_back(cb + " = [" + h + ".callbacks.BroadcastGlobalVariablesCallback(root_rank=0)]");
     Edits e;
+    std::vector<std::string> added;
     if (const Node* kw = find_keyword(call, "callbacks")) {
       const Node& user = *kw->child("value");
       std::string c = ctx_.new_id("callback");
@@ -151,7 +152,7 @@ class KerasRules final : public RuleSet {
       }
       e.push_back(replace(user, cb));
     } else {
-      e.push_back(add_argument(call, "callbacks=" + cb));
+      added.push_back("callbacks=" + cb);
     }
     if (const Node* kw = find_keyword(call, "steps_per_epoch"))
       e.push_back(replace(*kw->child("value"), operand(*kw->child("value")) + " // " + size()));
@@ -159,7 +160,8 @@ class KerasRules final : public RuleSet {
       e.push_back(replace(*kw->child("value"),
                           operand(*kw->child("value")) + " if " + rank0() + " else 0"));
     else
-      e.push_back(add_argument(call, "verbose=1 if " + rank0() + " else 0"));
+      added.push_back("verbose=1 if " + rank0() + " else 0");
+    if (!added.empty()) e.push_back(add_arguments(call, added));
     ctx_.fire(s, "trans_S: model.fit (broadcast callback)", std::string(section()));
     StmtResult r{{}, sigma};
     for (std::string& p : pre) r.stmts.push_back(OutStmt::fresh(std::move(p)));

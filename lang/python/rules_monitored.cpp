@@ -77,6 +77,7 @@ class MonitoredRules final : public RuleSet {
     if (!q || *q != "tensorflow.train.MonitoredTrainingSession" || !sigma.has("tensor_flow_compat"))
       return RuleSet::trans_W(item, sigma);
     Edits e = trans_E(c, sigma);
+    std::vector<std::string> added;
     const std::string hook = hvd() + ".BroadcastGlobalVariablesHook(0)";
     if (const Node* kw = find_keyword(c, "hooks")) {
       const Node& v = *kw->child("value");
@@ -89,19 +90,20 @@ class MonitoredRules final : public RuleSet {
         e.push_back(replace(v, "[*" + ctx_.src(v) + ", " + hook + "]"));
       }
     } else {
-      e.push_back(add_argument(c, "hooks=[" + hook + "]"));
+      added.push_back("hooks=[" + hook + "]");
     }
     if (!find_keyword(c, "config")) {
       if (auto own = sigma.get("config_proto")) {
-        e.push_back(add_argument(c, "config=" + *own));
+        added.push_back("config=" + *own);
       } else {
         pending_config_ = ctx_.new_id("config");
-        e.push_back(add_argument(c, "config=" + pending_config_));
+        added.push_back("config=" + pending_config_);
       }
     }
     if (const Node* kw = find_keyword(c, "checkpoint_dir"))
       e.push_back(replace(*kw->child("value"),
                           operand(*kw->child("value")) + " if " + rank0() + " else None"));
+    if (!added.empty()) e.push_back(add_arguments(c, added));
     ctx_.fire(c, "trans_W: MonitoredTrainingSession (broadcast hook, config)", std::string(section()));
     Env out = as && as->is(Kind::Name) ? sigma.with("monitored_session", as->text("id")) : sigma;
     return {e, out};

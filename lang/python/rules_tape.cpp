@@ -121,19 +121,22 @@ class TapeRules final : public RuleSet {
   // Amended: when the body itself calls id.gradient, the tape is wrapped in the body, before
   // the first statement that does.
   std::optional<StmtResult> with_stmt(const Node& s, const Env& sigma) override {
+    std::vector<std::string> outer = std::move(bound_tapes_);
+    bound_tapes_.clear();
     auto [e, sigma1] = trans_Wbar(s.list("items"), sigma);
+    // σ_1 \ σ: every tape the items bind (one `with` may open several tapes).
+    std::vector<std::string> tapes = std::move(bound_tapes_);
+    bound_tapes_ = std::move(outer);
     const auto& stmts = s.list("body");
     ++depth_;
     StmtResult b = trans_Sbar(stmts, sigma1);
     --depth_;
-    auto added = sigma1.minus(sigma);
-    std::optional<std::string> tape;
-    if (added.count("gradient_tape")) tape = added["gradient_tape"];
-    std::string wrap = tape ? *tape + " = " + hvd() + ".DistributedGradientTape(" + *tape + ")" : "";
-    bool inside = false;
-    if (tape) {
+    std::vector<std::string> after;
+    for (const std::string& tape : tapes) {
+      std::string wrap = tape + " = " + hvd() + ".DistributedGradientTape(" + tape + ")";
+      bool inside = false;
       for (const NodePtr& st : stmts) {
-        if (!mentions_call(*st, *tape, "gradient")) continue;
+        if (!mentions_call(*st, tape, "gradient")) continue;
         std::size_t at = 0;
         while (at < b.stmts.size() && b.stmts[at].source != st.get()) ++at;
         OutStmt w = OutStmt::fresh(wrap);
@@ -142,14 +145,13 @@ class TapeRules final : public RuleSet {
         inside = true;
         break;
       }
+      if (!inside) after.push_back(wrap);
+      ctx_.fire(s, "trans_S: wrapping gradient tape", std::string(section()));
     }
     Edits be = emit_block(stmts, b.stmts, ctx_.layout(), &s);
     e.insert(e.end(), be.begin(), be.end());
     StmtResult r = same(s, b.env, e);
-    if (tape) {
-      ctx_.fire(s, "trans_S: wrapping gradient tape", std::string(section()));
-      if (!inside) r.stmts.push_back(OutStmt::fresh(wrap));
-    }
+    for (std::string& w : after) r.stmts.push_back(OutStmt::fresh(std::move(w)));
     return r;
   }
 
@@ -162,7 +164,10 @@ class TapeRules final : public RuleSet {
     const Node* as = item.child("optional_vars");
     if (as && as->is(Kind::Name) && ctx_expr.is(Kind::Call)) {
       auto q = resolve(call_func(ctx_expr), sigma);
-      if (q && *q == "tensorflow.GradientTape") return {{}, sigma.with("gradient_tape", as->text("id"))};
+      if (q && *q == "tensorflow.GradientTape") {
+        bound_tapes_.push_back(as->text("id"));
+        return {trans_E(ctx_expr, sigma), sigma.with("gradient_tape", as->text("id"))};
+      }
     }
     return RuleSet::trans_W(item, sigma);
   }
@@ -209,6 +214,8 @@ class TapeRules final : public RuleSet {
     }
     return false;
   }
+
+  std::vector<std::string> bound_tapes_;  // tapes bound by the with items being rewritten
 
   // # Variable Broadcasting
   // ELIF σ("optimizer") = id_t AND expr_1 = id_t.apply_gradients THEN
