@@ -264,7 +264,10 @@ SourceLoc first_invalid_utf8(const std::string& text) {
   return SourceLoc{};
 }
 
-NodePtr parse_module(const std::string& path, const std::string& text) {
+namespace {
+
+// ast.parse(text, path, 'exec', type_comments=True) as a new reference; CompileError on failure.
+PyObject* python_parse(const std::string& path, const std::string& text) {
   SourceLoc bad = first_invalid_utf8(text);
   if (bad.known())
     throw CompileError(bad, "the script is not valid UTF-8",
@@ -299,10 +302,23 @@ NodePtr parse_module(const std::string& path, const std::string& text) {
   if (!filename) PyErr_Clear();
   Ref args(Py_BuildValue("(OOs)", source.get(), filename ? filename.get() : Py_None, "exec"));
   Ref kwargs(Py_BuildValue("{s:O}", "type_comments", Py_True));
-  Ref tree(PyObject_Call(parse_fn, args.get(), kwargs.get()));
+  PyObject* tree = PyObject_Call(parse_fn, args.get(), kwargs.get());
   if (!tree) throw_python_error(text);
+  return tree;
+}
+
+}  // namespace
+
+NodePtr parse_module(const std::string& path, const std::string& text) {
+  PythonLock lock;
+  Ref tree(python_parse(path, text));
   Converter conv;
   return conv.node(tree.get());
+}
+
+void check_syntax(const std::string& path, const std::string& text) {
+  PythonLock lock;
+  Ref tree(python_parse(path, text));
 }
 
 }  // namespace adlang::py

@@ -193,7 +193,7 @@ RewriteResult rewrite_python(const std::string& path, const std::string& text,
                                        std::string(pattern_name(*pattern)) + " applied", {}});
   // The result must parse: a failure here is a bug in a rule, not in the script.
   try {
-    parse_module(path, r.output);
+    check_syntax(path, r.output);
   } catch (const CompileError& e) {
     throw InternalError("internal error: the rewritten script does not parse (" +
                         std::to_string(e.diagnostic().loc.line) + ":" +

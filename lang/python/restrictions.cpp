@@ -63,6 +63,18 @@ class Checker {
     return false;
   }
 
+  // Members of tensorflow the rules recognise by name (aliasing others is harmless).
+  static bool rule_relevant(const std::string& q) {
+    for (const char* p : {"tensorflow.keras.optimizers", "tensorflow.train", "tensorflow.data",
+                          "tensorflow.config", "tensorflow.GradientTape", "tensorflow.Session",
+                          "tensorflow.InteractiveSession", "tensorflow.ConfigProto",
+                          "tensorflow.print", "tensorflow.keras.Model", "tensorflow.keras.Sequential",
+                          "tensorflow.global_variables_initializer", "tensorflow.function",
+                          "tensorflow.keras.callbacks"})
+      if (q == p || q.rfind(std::string(p) + ".", 0) == 0) return true;
+    return q == "tensorflow.keras" || q == "tensorflow.compat.v1" || q == "tensorflow.compat";
+  }
+
   void warn(const Node& at, std::string msg, std::vector<std::string> notes) {
     out.push_back(Diagnostic{Severity::Warning, loc_of(at), std::move(msg), std::move(notes)});
   }
@@ -87,7 +99,7 @@ class Checker {
         warn(s, "restriction 2.1.2: the tensorflow module is assigned to '" + target + "'",
              {"the rules recognise TensorFlow only through the name its import binds"});
       // Restriction 2.1.3: members of tensorflow are not aliased.
-      else if (auto q2 = resolve(v, sigma_); q2 && v.is(Kind::Attribute) && q2->rfind("tensorflow.", 0) == 0)
+      else if (auto q2 = resolve(v, sigma_); q2 && v.is(Kind::Attribute) && rule_relevant(*q2))
         warn(s, "restriction 2.1.3: '" + target + "' aliases the TensorFlow member " + *q2,
              {"calls through '" + target + "' are not recognised by the rules"});
       // Restrictions 2.1.5 and 2.1.10: created once by an assignment of a call, not aliased.

@@ -59,16 +59,16 @@ class Summarizer {
   }
 
  private:
-  Env imports_of(const Sigma& sigma) const {
-    Env e;
-    for (const auto& [id, s] : sigma)
-      if (s.tag == Summary::Tag::Module) e = e.with("import:" + id, s.path);
-    return e;
+  // The ModuleSummary bindings of σ as import bindings, for name resolution; kept up to date as
+  // summary_A adds them (a name rebound to something else later is not tracked: restriction 2.1.2).
+  Env imports_;
+
+  void bind_module(Sigma& sigma, const std::string& local, const std::string& path) {
+    sigma[local] = Summary{Summary::Tag::Module, path, LoopKind::None, false, ""};
+    imports_ = imports_.with("import:" + local, path);
   }
 
-  std::optional<std::string> resolved(const Node& e, const Sigma& sigma) const {
-    return resolve(e, imports_of(sigma));
-  }
+  std::optional<std::string> resolved(const Node& e, const Sigma&) const { return resolve(e, imports_); }
 
   void evidence(LoopKind k, const Node& at, std::string what) {
     out.evidence.push_back({k, loc_of(at), std::move(what)});
@@ -186,7 +186,7 @@ class Summarizer {
         if (canonical(m + ".").rfind("tensorflow.", 0) == 0) out.imports_tensorflow = true;
         for (const NodePtr& a : s.list("names")) {
           std::string local = a->has("asname") ? a->text("asname") : a->text("name");
-          sigma[local] = Summary{Summary::Tag::Module, m + "." + a->text("name"), LoopKind::None, false, ""};
+          bind_module(sigma, local, m + "." + a->text("name"));
         }
         return LoopKind::None;
       }
@@ -218,7 +218,7 @@ class Summarizer {
       out.imports_tensorflow = true;
     bool as = a.has("asname");
     std::string local = as ? a.text("asname") : name.substr(0, name.find('.'));
-    sigma[local] = Summary{Summary::Tag::Module, as ? name : local, LoopKind::None, false, ""};
+    bind_module(sigma, local, as ? name : local);
   }
 
   // summary_E⟦expr()⟧(σ) =
