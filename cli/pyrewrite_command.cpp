@@ -1,5 +1,7 @@
 #include "cli/pyrewrite_command.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
@@ -11,8 +13,6 @@
 #include <memory>
 #include <sstream>
 #include <string>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <vector>
 
 #include "lang/diagnostics.hpp"
@@ -125,14 +125,16 @@ std::string json_escape(const std::string& s) {
   return o;
 }
 
-std::string q(const std::string& s) { return "\"" + json_escape(s) + "\""; }
+std::string q(const std::string& s) {
+  return "\"" + json_escape(s) + "\"";
+}
 
 const char* severity_name(Severity s) {
   return s == Severity::Error ? "error" : s == Severity::Warning ? "warning" : "note";
 }
 
 std::string status_name(py::RewriteStatus s) {
-  return s == py::RewriteStatus::Rewritten ? "rewritten"
+  return s == py::RewriteStatus::Rewritten   ? "rewritten"
          : s == py::RewriteStatus::Unchanged ? "unchanged"
                                              : "failed";
 }
@@ -146,8 +148,9 @@ std::string to_json(const std::string& path, const py::RewriteResult& r, const s
   j += ", \"rules\": [";
   for (std::size_t i = 0; i < r.firings.size(); ++i) {
     const auto& f = r.firings[i];
-    j += (i ? ", " : "") + std::string("{\"rule\": ") + q(f.rule) + ", \"section\": " + q(f.section) +
-         ", \"line\": " + std::to_string(f.loc.line) + ", \"col\": " + std::to_string(f.loc.col) + "}";
+    j += (i ? ", " : "") + std::string("{\"rule\": ") + q(f.rule) +
+         ", \"section\": " + q(f.section) + ", \"line\": " + std::to_string(f.loc.line) +
+         ", \"col\": " + std::to_string(f.loc.col) + "}";
   }
   j += "], \"diagnostics\": [";
   for (std::size_t i = 0; i < r.diagnostics.size(); ++i) {
@@ -155,7 +158,8 @@ std::string to_json(const std::string& path, const py::RewriteResult& r, const s
     j += (i ? ", " : "") + std::string("{\"severity\": ") + q(severity_name(d.severity)) +
          ", \"line\": " + std::to_string(d.loc.line) + ", \"col\": " + std::to_string(d.loc.col) +
          ", \"message\": " + q(d.message) + ", \"notes\": [";
-    for (std::size_t k = 0; k < d.notes.size(); ++k) j += (k ? ", " : "") + q(d.notes[k]);
+    for (std::size_t k = 0; k < d.notes.size(); ++k)
+      j += (k ? ", " : "") + q(d.notes[k]);
     j += "]}";
   }
   j += "]";
@@ -166,26 +170,30 @@ std::string to_json(const std::string& path, const py::RewriteResult& r, const s
   return j + "}";
 }
 
-void print_diagnostics(const std::string& path, const std::string& text, const py::RewriteResult& r) {
+void print_diagnostics(const std::string& path, const std::string& text,
+                       const py::RewriteResult& r) {
   SourceFile file(path, text);
-  for (const Diagnostic& d : r.diagnostics) std::cerr << render(d, &file, path);
+  for (const Diagnostic& d : r.diagnostics)
+    std::cerr << render(d, &file, path);
 }
 
 void print_explain(const std::string& path, const py::RewriteResult& r) {
   if (r.pattern)
     std::cerr << path << ": pattern " << py::pattern_name(*r.pattern) << " (Sec. "
-              << py::pattern_section(*r.pattern) << "), training loop detected: "
-              << py::loop_kind_name(r.detected) << "\n";
+              << py::pattern_section(*r.pattern)
+              << "), training loop detected: " << py::loop_kind_name(r.detected) << "\n";
   for (const auto& f : r.firings)
     std::cerr << path << ":" << f.loc.line << ":" << f.loc.col << ": " << f.rule << " (Sec. "
               << f.section << ")\n";
 }
 
 // Rewrites one file; returns the exit code.
-int run_file(const Options& o, const fs::path& input, const fs::path* out_path, bool quiet_unchanged) {
+int run_file(const Options& o, const fs::path& input, const fs::path* out_path,
+             bool quiet_unchanged) {
   std::string text, error;
   if (!read_file(input, text, error)) {
-    std::cerr << "adlang pyrewrite: error: cannot read '" << input.string() << "': " << error << "\n";
+    std::cerr << "adlang pyrewrite: error: cannot read '" << input.string() << "': " << error
+              << "\n";
     return kUsage;
   }
   py::RewriteOptions ro;
@@ -211,8 +219,10 @@ int run_file(const Options& o, const fs::path& input, const fs::path* out_path, 
   }
   if (out_path) {
     const fs::path* mode_from = o.in_place ? &input : nullptr;
-    if (!(o.in_place && r.output == text) && !write_atomically(*out_path, r.output, error, mode_from)) {
-      std::cerr << "adlang pyrewrite: error: cannot write '" << out_path->string() << "': " << error << "\n";
+    if (!(o.in_place && r.output == text) &&
+        !write_atomically(*out_path, r.output, error, mode_from)) {
+      std::cerr << "adlang pyrewrite: error: cannot write '" << out_path->string() << "': " << error
+                << "\n";
       return kUsage;
     }
   }
@@ -222,11 +232,13 @@ int run_file(const Options& o, const fs::path& input, const fs::path* out_path, 
 int run_directory(const Options& o, const fs::path& dir) {
   std::vector<fs::path> files;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+  for (auto it =
+           fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
        !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
     if (it->is_regular_file() && it->path().extension() == ".py") files.push_back(it->path());
   if (ec) {
-    std::cerr << "adlang pyrewrite: error: cannot read directory '" << dir.string() << "': " << ec.message() << "\n";
+    std::cerr << "adlang pyrewrite: error: cannot read directory '" << dir.string()
+              << "': " << ec.message() << "\n";
     return kUsage;
   }
   std::sort(files.begin(), files.end());
@@ -272,7 +284,8 @@ void register_pyrewrite_command(CLI::App& app, int& exit_code) {
       "pyrewrite",
       "Rewrite a single-GPU TensorFlow training script into a Horovod script (prints it, or "
       "writes it with -o / --in-place).");
-  cmd->add_option("input", opts->input, "the script (IN.py), or a directory holding it")->required();
+  cmd->add_option("input", opts->input, "the script (IN.py), or a directory holding it")
+      ->required();
   cmd->add_option("-o,--output", opts->output,
                   "write the result here (a directory when the input is one)");
   cmd->add_flag("--diff", opts->diff, "print a unified diff instead of the rewritten script");

@@ -25,35 +25,50 @@ std::string generate(int blocks) {
       "ckpt = tf.train.Checkpoint(model=model, opt=opt)\n\n";
   for (int i = 0; i < blocks; ++i) {
     std::string n = std::to_string(i);
-    s += "\n# Step variant " + n + ": a comment that must survive.\n"
+    s += "\n# Step variant " + n +
+         ": a comment that must survive.\n"
          "@tf.function\n"
-         "def train_step_" + n + "(x, y):\n"
-         "    \"\"\"Train on one batch (variant " + n + ").\"\"\"\n"
+         "def train_step_" +
+         n +
+         "(x, y):\n"
+         "    \"\"\"Train on one batch (variant " +
+         n +
+         ").\"\"\"\n"
          "    with tf.GradientTape() as tape:\n"
          "        pred = model(x, training=True)\n"
          "        loss = tf.reduce_mean(tf.square(pred - y))  # mse\n"
          "    grads = tape.gradient(loss, model.trainable_variables)\n"
          "    opt.apply_gradients(zip(grads, model.trainable_variables))\n"
          "    return loss\n\n\n"
-         "def run_" + n + "(epochs):\n"
+         "def run_" +
+         n +
+         "(epochs):\n"
          "    for epoch in range(epochs):\n"
          "        for x, y in dataset.take(100):\n"
-         "            loss = train_step_" + n + "(x, y)\n"
+         "            loss = train_step_" +
+         n +
+         "(x, y)\n"
          "            if epoch % 10 == 0:\n"
-         "                print('variant', " + n + ", 'epoch', epoch, 'loss', float(loss))\n"
+         "                print('variant', " +
+         n +
+         ", 'epoch', epoch, 'loss', float(loss))\n"
          "        values = {k: v for k, v in enumerate([loss, epoch])}\n"
          "        total = sum(v for v in values.values() if v is not None)\n"
-         "    ckpt.save('/tmp/ckpt_" + n + "')\n"
+         "    ckpt.save('/tmp/ckpt_" +
+         n +
+         "')\n"
          "    return total\n";
   }
   s += "\nif __name__ == '__main__':\n";
-  for (int i = 0; i < blocks; ++i) s += "    run_" + std::to_string(i) + "(1)\n";
+  for (int i = 0; i < blocks; ++i)
+    s += "    run_" + std::to_string(i) + "(1)\n";
   return s;
 }
 
 std::size_t lines(const std::string& s) {
   std::size_t n = 0;
-  for (char c : s) n += c == '\n';
+  for (char c : s)
+    n += c == '\n';
   return n;
 }
 
@@ -76,7 +91,8 @@ BENCHMARK(BM_RewriteTenThousandLines)->Unit(benchmark::kMillisecond);
 // Parsing alone (CPython's ast.parse plus the conversion to the C++ mirror), for the ratio.
 void BM_ParseTenThousandLines(benchmark::State& state) {
   const std::string& s = script();
-  for (auto _ : state) benchmark::DoNotOptimize(adlang::py::parse_module("generated.py", s));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(adlang::py::parse_module("generated.py", s));
   state.counters["lines"] = static_cast<double>(lines(s));
 }
 BENCHMARK(BM_ParseTenThousandLines)->Unit(benchmark::kMillisecond);

@@ -8,7 +8,9 @@ namespace adlang::py {
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t';
+}
 
 // A string constant (or f-string) spanning several lines: its continuation lines must not be
 // re-indented, that would change the string.
@@ -54,7 +56,8 @@ class BlockWriter {
         line.remove_prefix(4);
         ++depth;
       }
-      for (std::size_t d = 0; d < depth; ++d) out += layout_.indent_unit();
+      for (std::size_t d = 0; d < depth; ++d)
+        out += layout_.indent_unit();
       out += line;
       first = false;
       if (e == std::string::npos) break;
@@ -65,7 +68,8 @@ class BlockWriter {
 
   std::string join(const std::vector<std::string>& codes) const {
     std::string all;
-    for (const std::string& c : codes) all += (all.empty() ? "" : "\n") + c;
+    for (const std::string& c : codes)
+      all += (all.empty() ? "" : "\n") + c;
     return lines(all, indent_);
   }
 
@@ -73,12 +77,14 @@ class BlockWriter {
   void isolate_before(const Node& s) {
     std::size_t b = layout_.begin(s);
     std::size_t p = b;
-    while (p > 0 && is_space(text_[p - 1])) --p;
+    while (p > 0 && is_space(text_[p - 1]))
+      --p;
     if (p == 0 || text_[p - 1] == '\n') return;
     std::size_t from = p;
     if (text_[p - 1] == ';') {
       from = p - 1;
-      while (from > 0 && is_space(text_[from - 1])) --from;
+      while (from > 0 && is_space(text_[from - 1]))
+        --from;
     }
     edits_.push_back({from, b, nl_ + indent_});
   }
@@ -86,10 +92,12 @@ class BlockWriter {
   // True when only spaces, a ';', a comment or the end of line follow `s` on its last line.
   bool last_on_line(const Node& s, std::size_t* next = nullptr) const {
     std::size_t q = layout_.end(s);
-    while (q < text_.size() && is_space(text_[q])) ++q;
+    while (q < text_.size() && is_space(text_[q]))
+      ++q;
     if (q < text_.size() && text_[q] == ';') {
       ++q;
-      while (q < text_.size() && is_space(text_[q])) ++q;
+      while (q < text_.size() && is_space(text_[q]))
+        ++q;
     }
     if (next) *next = q;
     return q >= text_.size() || text_[q] == '\n' || text_[q] == '\r' || text_[q] == '#' ||
@@ -121,7 +129,8 @@ class BlockWriter {
     isolate_before(s);
     isolate_after(s);
     const std::string& unit = layout_.indent_unit();
-    edits_.push_back({layout_.begin(s), layout_.begin(s), "if " + cond + ":" + nl_ + indent_ + unit});
+    edits_.push_back(
+        {layout_.begin(s), layout_.begin(s), "if " + cond + ":" + nl_ + indent_ + unit});
     if (s.span.end_line > s.span.line && !has_multiline_string(s))
       for (std::uint32_t l = s.span.line + 1; l <= s.span.end_line; ++l) {
         std::size_t lb = layout_.line_begin(l);
@@ -149,10 +158,12 @@ class BlockWriter {
       edits_.push_back({b, next, ""});
     } else {
       std::size_t p = b;
-      while (p > lb && is_space(text_[p - 1])) --p;
+      while (p > lb && is_space(text_[p - 1]))
+        --p;
       if (p > lb && text_[p - 1] == ';') {
         --p;
-        while (p > lb && is_space(text_[p - 1])) --p;
+        while (p > lb && is_space(text_[p - 1]))
+          --p;
         edits_.push_back({p, e, ""});
       } else {
         edits_.push_back({b, e, "pass"});  // the only statement after a header's ':'
@@ -182,12 +193,14 @@ Edits emit_block(const std::vector<NodePtr>& original, const StmtList& out,
   };
   std::map<const Node*, Group> groups;
   std::map<const Node*, std::size_t> index;
-  for (std::size_t i = 0; i < original.size(); ++i) index[original[i].get()] = i;
+  for (std::size_t i = 0; i < original.size(); ++i)
+    index[original[i].get()] = i;
   std::size_t last_kept = 0;
   bool any_kept = false;
   for (const OutStmt& o : out) {
     const Node* src = o.source ? o.source : o.original;
-    internal_check(src && index.count(src), "emit_block: a statement without a source in this block");
+    internal_check(src && index.count(src),
+                   "emit_block: a statement without a source in this block");
     Group& g = groups[src];
     if (o.original) {
       internal_check(o.original == src && !g.kept, "emit_block: an original moved or duplicated");
@@ -225,7 +238,8 @@ Edits emit_block(const std::vector<NodePtr>& original, const StmtList& out,
     }
     if (!g.before.empty()) w.insert_before(s, g.before);
     if (!g.kept->guard.empty()) w.guard(s, g.kept->guard);
-    for (const TextEdit& e : g.kept->edits) w.edits().push_back(e);
+    for (const TextEdit& e : g.kept->edits)
+      w.edits().push_back(e);
     if (!g.after.empty()) {
       w.isolate_after(s);
       w.insert_after(s, g.after);

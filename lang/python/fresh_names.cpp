@@ -2,7 +2,9 @@
 
 namespace adlang::py {
 
-FreshNames::FreshNames(const Node& module) { collect(module); }
+FreshNames::FreshNames(const Node& module) {
+  collect(module);
+}
 
 void FreshNames::collect(const Node& n) {
   const auto& names = field_names(n.kind);
@@ -43,7 +45,8 @@ void FreshNames::collect(const Node& n) {
 
 std::string FreshNames::fresh(std::string_view hint) {
   std::string name(hint);
-  for (int i = 1; used_.count(name); ++i) name = std::string(hint) + "_" + std::to_string(i);
+  for (int i = 1; used_.count(name); ++i)
+    name = std::string(hint) + "_" + std::to_string(i);
   used_.insert(name);
   return name;
 }

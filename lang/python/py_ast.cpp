@@ -42,9 +42,13 @@ const Field& none_field() {
 
 }  // namespace
 
-std::string_view kind_name(Kind k) { return table()[static_cast<std::size_t>(k)].name; }
+std::string_view kind_name(Kind k) {
+  return table()[static_cast<std::size_t>(k)].name;
+}
 
-Category category(Kind k) { return table()[static_cast<std::size_t>(k)].category; }
+Category category(Kind k) {
+  return table()[static_cast<std::size_t>(k)].category;
+}
 
 const std::vector<std::string_view>& field_names(Kind k) {
   return table()[static_cast<std::size_t>(k)].fields;
@@ -74,9 +78,13 @@ const Node* Node::child(std::string_view name) const {
   return f.tag == Field::Tag::Node ? f.node.get() : nullptr;
 }
 
-const std::vector<NodePtr>& Node::list(std::string_view name) const { return field(name).list; }
+const std::vector<NodePtr>& Node::list(std::string_view name) const {
+  return field(name).list;
+}
 
-const std::string& Node::text(std::string_view name) const { return field(name).text; }
+const std::string& Node::text(std::string_view name) const {
+  return field(name).text;
+}
 
 const Node& call_func(const Node& call) {
   internal_check(call.is(Kind::Call), "call_func on a non-call");
@@ -99,6 +107,8 @@ const Node* find_keyword(const Node& call, std::string_view name) {
   return nullptr;
 }
 
-const std::vector<NodePtr>& block(const Node& n, std::string_view field) { return n.list(field); }
+const std::vector<NodePtr>& block(const Node& n, std::string_view field) {
+  return n.list(field);
+}
 
 }  // namespace adlang::py

@@ -35,78 +35,78 @@ enum class Category {
 
 // X(Kind, Category, "fields in CPython's order"). The seed's production name is in the comment
 // where it differs from CPython's class name.
-#define ADLANG_PY_NODE_KINDS(X)                                                                \
-  X(Module, Module, "body type_ignores")                    /* ModuleDef */                    \
-  X(FunctionDef, Stmt, "name args body decorator_list returns type_comment") /* FunDef */      \
-  X(AsyncFunctionDef, Stmt, "name args body decorator_list returns type_comment")              \
-  X(ClassDef, Stmt, "name bases keywords body decorator_list")                                 \
-  X(Return, Stmt, "value")                                                                     \
-  X(Delete, Stmt, "targets")                                                                   \
-  X(Assign, Stmt, "targets value type_comment")                                                \
-  X(AugAssign, Stmt, "target op value")                                                        \
-  X(AnnAssign, Stmt, "target annotation value simple")                                         \
-  X(For, Stmt, "target iter body orelse type_comment")      /* ForLoop */                      \
-  X(AsyncFor, Stmt, "target iter body orelse type_comment") /* AsyncForLoop */                 \
-  X(While, Stmt, "test body orelse")                        /* WhileLoop */                    \
-  X(If, Stmt, "test body orelse")                                                              \
-  X(With, Stmt, "items body type_comment")                                                     \
-  X(AsyncWith, Stmt, "items body type_comment")                                                \
-  X(Match, Stmt, "subject cases")                                                              \
-  X(Raise, Stmt, "exc cause")                                                                  \
-  X(Try, Stmt, "body handlers orelse finalbody")                                               \
-  X(TryStar, Stmt, "body handlers orelse finalbody")                                           \
-  X(Assert, Stmt, "test msg")                                                                  \
-  X(Import, Stmt, "names")                                                                     \
-  X(ImportFrom, Stmt, "module names level")                                                    \
-  X(Global, Stmt, "names")                                                                     \
-  X(Nonlocal, Stmt, "names")                                                                   \
-  X(Expr, Stmt, "value")                                    /* ExprStmt */                     \
-  X(Pass, Stmt, "")                                                                            \
-  X(Break, Stmt, "")                                                                           \
-  X(Continue, Stmt, "")                                                                        \
-  X(BoolOp, Expr, "op values")                                                                 \
-  X(NamedExpr, Expr, "target value")                                                           \
-  X(BinOp, Expr, "left op right")                           /* BinaryOp */                     \
-  X(UnaryOp, Expr, "op operand")                                                               \
-  X(Lambda, Expr, "args body")                                                                 \
-  X(IfExp, Expr, "test body orelse")                                                           \
-  X(Dict, Expr, "keys values")                              /* Dictionary */                   \
-  X(Set, Expr, "elts")                                                                         \
-  X(ListComp, Expr, "elt generators")                                                          \
-  X(SetComp, Expr, "elt generators")                                                           \
-  X(DictComp, Expr, "key value generators")                                                    \
-  X(GeneratorExp, Expr, "elt generators")                   /* GeneratorComp */                \
-  X(Await, Expr, "value")                                                                      \
-  X(Yield, Expr, "value")                                                                      \
-  X(YieldFrom, Expr, "value")                                                                  \
-  X(Compare, Expr, "left ops comparators")                  /* CompOp */                       \
-  X(Call, Expr, "func args keywords")                                                          \
-  X(FormattedValue, Expr, "value conversion format_spec")                                      \
-  X(JoinedStr, Expr, "values")                                                                 \
-  X(Constant, Expr, "value kind")                                                              \
-  X(Attribute, Expr, "value attr ctx")                                                         \
-  X(Subscript, Expr, "value slice ctx")                                                        \
-  X(Starred, Expr, "value ctx")                                                                \
-  X(Name, Expr, "id ctx")                                                                      \
-  X(List, Expr, "elts ctx")                                                                    \
-  X(Tuple, Expr, "elts ctx")                                                                   \
-  X(Slice, Expr, "lower upper step")                                                           \
-  X(MatchValue, Pattern, "value")                                                              \
-  X(MatchSingleton, Pattern, "value")                                                          \
-  X(MatchSequence, Pattern, "patterns")                                                        \
-  X(MatchMapping, Pattern, "keys patterns rest")                                               \
-  X(MatchClass, Pattern, "cls patterns kwd_attrs kwd_patterns")                                \
-  X(MatchStar, Pattern, "name")                                                                \
-  X(MatchAs, Pattern, "pattern name")                       /* MatchAs, MatchWildcard */       \
-  X(MatchOr, Pattern, "patterns")                                                              \
-  X(comprehension, Comprehension, "target iter ifs is_async")                                  \
-  X(ExceptHandler, ExcHandler, "type name body")                                               \
-  X(arguments, Arguments, "posonlyargs args vararg kwonlyargs kw_defaults kwarg defaults")     \
-  X(arg, Arg, "arg annotation type_comment")                                                   \
-  X(keyword, Keyword, "arg value")                                                             \
-  X(alias, Alias, "name asname")                                                               \
-  X(withitem, WithItem, "context_expr optional_vars")                                          \
-  X(match_case, MatchCase, "pattern guard body")                                               \
+#define ADLANG_PY_NODE_KINDS(X)                                                              \
+  X(Module, Module, "body type_ignores")                                     /* ModuleDef */ \
+  X(FunctionDef, Stmt, "name args body decorator_list returns type_comment") /* FunDef */    \
+  X(AsyncFunctionDef, Stmt, "name args body decorator_list returns type_comment")            \
+  X(ClassDef, Stmt, "name bases keywords body decorator_list")                               \
+  X(Return, Stmt, "value")                                                                   \
+  X(Delete, Stmt, "targets")                                                                 \
+  X(Assign, Stmt, "targets value type_comment")                                              \
+  X(AugAssign, Stmt, "target op value")                                                      \
+  X(AnnAssign, Stmt, "target annotation value simple")                                       \
+  X(For, Stmt, "target iter body orelse type_comment")      /* ForLoop */                    \
+  X(AsyncFor, Stmt, "target iter body orelse type_comment") /* AsyncForLoop */               \
+  X(While, Stmt, "test body orelse")                        /* WhileLoop */                  \
+  X(If, Stmt, "test body orelse")                                                            \
+  X(With, Stmt, "items body type_comment")                                                   \
+  X(AsyncWith, Stmt, "items body type_comment")                                              \
+  X(Match, Stmt, "subject cases")                                                            \
+  X(Raise, Stmt, "exc cause")                                                                \
+  X(Try, Stmt, "body handlers orelse finalbody")                                             \
+  X(TryStar, Stmt, "body handlers orelse finalbody")                                         \
+  X(Assert, Stmt, "test msg")                                                                \
+  X(Import, Stmt, "names")                                                                   \
+  X(ImportFrom, Stmt, "module names level")                                                  \
+  X(Global, Stmt, "names")                                                                   \
+  X(Nonlocal, Stmt, "names")                                                                 \
+  X(Expr, Stmt, "value") /* ExprStmt */                                                      \
+  X(Pass, Stmt, "")                                                                          \
+  X(Break, Stmt, "")                                                                         \
+  X(Continue, Stmt, "")                                                                      \
+  X(BoolOp, Expr, "op values")                                                               \
+  X(NamedExpr, Expr, "target value")                                                         \
+  X(BinOp, Expr, "left op right") /* BinaryOp */                                             \
+  X(UnaryOp, Expr, "op operand")                                                             \
+  X(Lambda, Expr, "args body")                                                               \
+  X(IfExp, Expr, "test body orelse")                                                         \
+  X(Dict, Expr, "keys values") /* Dictionary */                                              \
+  X(Set, Expr, "elts")                                                                       \
+  X(ListComp, Expr, "elt generators")                                                        \
+  X(SetComp, Expr, "elt generators")                                                         \
+  X(DictComp, Expr, "key value generators")                                                  \
+  X(GeneratorExp, Expr, "elt generators") /* GeneratorComp */                                \
+  X(Await, Expr, "value")                                                                    \
+  X(Yield, Expr, "value")                                                                    \
+  X(YieldFrom, Expr, "value")                                                                \
+  X(Compare, Expr, "left ops comparators") /* CompOp */                                      \
+  X(Call, Expr, "func args keywords")                                                        \
+  X(FormattedValue, Expr, "value conversion format_spec")                                    \
+  X(JoinedStr, Expr, "values")                                                               \
+  X(Constant, Expr, "value kind")                                                            \
+  X(Attribute, Expr, "value attr ctx")                                                       \
+  X(Subscript, Expr, "value slice ctx")                                                      \
+  X(Starred, Expr, "value ctx")                                                              \
+  X(Name, Expr, "id ctx")                                                                    \
+  X(List, Expr, "elts ctx")                                                                  \
+  X(Tuple, Expr, "elts ctx")                                                                 \
+  X(Slice, Expr, "lower upper step")                                                         \
+  X(MatchValue, Pattern, "value")                                                            \
+  X(MatchSingleton, Pattern, "value")                                                        \
+  X(MatchSequence, Pattern, "patterns")                                                      \
+  X(MatchMapping, Pattern, "keys patterns rest")                                             \
+  X(MatchClass, Pattern, "cls patterns kwd_attrs kwd_patterns")                              \
+  X(MatchStar, Pattern, "name")                                                              \
+  X(MatchAs, Pattern, "pattern name") /* MatchAs, MatchWildcard */                           \
+  X(MatchOr, Pattern, "patterns")                                                            \
+  X(comprehension, Comprehension, "target iter ifs is_async")                                \
+  X(ExceptHandler, ExcHandler, "type name body")                                             \
+  X(arguments, Arguments, "posonlyargs args vararg kwonlyargs kw_defaults kwarg defaults")   \
+  X(arg, Arg, "arg annotation type_comment")                                                 \
+  X(keyword, Keyword, "arg value")                                                           \
+  X(alias, Alias, "name asname")                                                             \
+  X(withitem, WithItem, "context_expr optional_vars")                                        \
+  X(match_case, MatchCase, "pattern guard body")                                             \
   X(TypeIgnore, TypeIgnore, "lineno tag")
 
 enum class Kind {

@@ -257,7 +257,8 @@ SourceLoc first_invalid_utf8(const std::string& text) {
       if ((cc & 0xC0) != 0x80) return bad();
       cp = (cp << 6) | (cc & 0x3F);
     }
-    bool overlong = (len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
+    bool overlong =
+        (len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
     if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return bad();
     i += len;
   }

@@ -76,8 +76,9 @@ std::string describe(LoopKind k) {
 }
 
 bool blank(const std::string& text) {
-  return std::all_of(text.begin(), text.end(),
-                     [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; });
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+  });
 }
 
 void sort_diagnostics(std::vector<Diagnostic>& d) {
@@ -118,7 +119,8 @@ RewriteResult rewrite_python(const std::string& path, const std::string& text,
   ModuleSummary summary = summary_M(*module);
   r.detected = summary.loop;
   if (summary.horovod_import.known()) {
-    r.diagnostics.push_back(Diagnostic{Severity::Note, summary.horovod_import,
+    r.diagnostics.push_back(Diagnostic{Severity::Note,
+                                       summary.horovod_import,
                                        "the script already imports horovod; it is left as it is",
                                        {}});
     r.reason = "the script already uses Horovod";
@@ -141,9 +143,11 @@ RewriteResult rewrite_python(const std::string& path, const std::string& text,
         }
       r.status = RewriteStatus::Failed;
       r.diagnostics.push_back(Diagnostic{
-          Severity::Error, second->loc,
-          "restriction 3.1.3: the script has two kinds of training loop: " + describe(second->kind) +
-              " here and " + describe(first.kind) + " at line " + std::to_string(first.loc.line),
+          Severity::Error,
+          second->loc,
+          "restriction 3.1.3: the script has two kinds of training loop: " +
+              describe(second->kind) + " here and " + describe(first.kind) + " at line " +
+              std::to_string(first.loc.line),
           {"each model must have one type of training loop; choose the pattern with --pattern " +
            std::string(pattern_name(*pattern_of(first.kind))) + " or --pattern " +
            std::string(pattern_name(*pattern_of(second->kind)))}});
@@ -152,8 +156,9 @@ RewriteResult rewrite_python(const std::string& path, const std::string& text,
     }
     pattern = pattern_of(summary.loop);
     if (!pattern) {
-      r.reason = "no training loop found (model.fit, GradientTape, tf.Session or "
-                 "MonitoredTrainingSession); choose a pattern with --pattern to rewrite anyway";
+      r.reason =
+          "no training loop found (model.fit, GradientTape, tf.Session or "
+          "MonitoredTrainingSession); choose a pattern with --pattern to rewrite anyway";
       return r;
     }
   }
@@ -181,23 +186,30 @@ RewriteResult rewrite_python(const std::string& path, const std::string& text,
   r.status = RewriteStatus::Rewritten;
   r.firings = ctx.firings();
   r.diagnostics = summary.diagnostics;
-  for (Diagnostic& d : check_restrictions(*module)) r.diagnostics.push_back(std::move(d));
-  for (const Diagnostic& d : ctx.diagnostics()) r.diagnostics.push_back(d);
+  for (Diagnostic& d : check_restrictions(*module))
+    r.diagnostics.push_back(std::move(d));
+  for (const Diagnostic& d : ctx.diagnostics())
+    r.diagnostics.push_back(d);
   sort_diagnostics(r.diagnostics);
-  std::stable_sort(r.firings.begin(), r.firings.end(), [](const RuleFiring& a, const RuleFiring& b) {
-    if (a.loc.line != b.loc.line) return a.loc.line < b.loc.line;
-    return a.loc.col < b.loc.col;
-  });
+  std::stable_sort(r.firings.begin(), r.firings.end(),
+                   [](const RuleFiring& a, const RuleFiring& b) {
+                     if (a.loc.line != b.loc.line) return a.loc.line < b.loc.line;
+                     return a.loc.col < b.loc.col;
+                   });
   if (r.firings.empty())
-    r.diagnostics.push_back(Diagnostic{Severity::Note, {}, "no rule of pattern " +
-                                       std::string(pattern_name(*pattern)) + " applied", {}});
+    r.diagnostics.push_back(
+        Diagnostic{Severity::Note,
+                   {},
+                   "no rule of pattern " + std::string(pattern_name(*pattern)) + " applied",
+                   {}});
   // The result must parse: a failure here is a bug in a rule, not in the script.
   try {
     check_syntax(path, r.output);
   } catch (const CompileError& e) {
     throw InternalError("internal error: the rewritten script does not parse (" +
                         std::to_string(e.diagnostic().loc.line) + ":" +
-                        std::to_string(e.diagnostic().loc.col) + ": " + e.diagnostic().message + ")");
+                        std::to_string(e.diagnostic().loc.col) + ": " + e.diagnostic().message +
+                        ")");
   }
   return r;
 }

@@ -37,12 +37,16 @@ void initialise() {
   config.parse_argv = 0;
   check(PyConfig_SetBytesString(&config, &config.home, ADLANG_PYTHON_HOME), config);
   config.module_search_paths_set = 1;
-  check(PyWideStringList_Append(&config.module_search_paths,
-                                Py_DecodeLocale(ADLANG_PYTHON_STDLIB, nullptr)),
-        config);
-  check(PyWideStringList_Append(&config.module_search_paths,
-                                Py_DecodeLocale(ADLANG_PYTHON_STDARCH, nullptr)),
-        config);
+  for (const char* dir : {ADLANG_PYTHON_STDLIB, ADLANG_PYTHON_STDARCH}) {
+    wchar_t* wide = Py_DecodeLocale(dir, nullptr);
+    if (!wide) {
+      PyConfig_Clear(&config);
+      throw InternalError(std::string("cannot decode the Python library path ") + dir);
+    }
+    PyStatus st = PyWideStringList_Append(&config.module_search_paths, wide);
+    PyMem_RawFree(wide);
+    check(st, config);
+  }
   check(Py_InitializeFromConfig(&config), config);
   PyConfig_Clear(&config);
   // Release the GIL; every use takes it through PythonLock.
@@ -58,7 +62,9 @@ PythonLock::PythonLock() {
   state_ = static_cast<int>(PyGILState_Ensure());
 }
 
-PythonLock::~PythonLock() { PyGILState_Release(static_cast<PyGILState_STATE>(state_)); }
+PythonLock::~PythonLock() {
+  PyGILState_Release(static_cast<PyGILState_STATE>(state_));
+}
 
 std::string python_version() {
   PythonLock lock;

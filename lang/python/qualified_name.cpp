@@ -7,7 +7,9 @@ namespace adlang::py {
 
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool starts_with(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
 
 std::string_view last_component(std::string_view q) {
   std::size_t dot = q.rfind('.');
@@ -44,12 +46,12 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kTf1Optim
 }};
 
 constexpr std::array<std::string_view, 6> kSchedules = {
-    "ExponentialDecay", "InverseTimeDecay", "PolynomialDecay",
+    "ExponentialDecay", "InverseTimeDecay",    "PolynomialDecay",
     "CosineDecay",      "CosineDecayRestarts", "LearningRateSchedule"};
 
-constexpr std::array<std::string_view, 6> kTf1Decays = {
-    "exponential_decay", "inverse_time_decay", "natural_exp_decay",
-    "polynomial_decay",  "cosine_decay",       "linear_cosine_decay"};
+constexpr std::array<std::string_view, 6> kTf1Decays = {"exponential_decay", "inverse_time_decay",
+                                                        "natural_exp_decay", "polynomial_decay",
+                                                        "cosine_decay",      "linear_cosine_decay"};
 
 }  // namespace
 
@@ -63,7 +65,9 @@ std::optional<std::string> dotted_name(const Node& e) {
   return std::nullopt;
 }
 
-bool is_name(const Node& e, std::string_view id) { return e.is(Kind::Name) && e.text("id") == id; }
+bool is_name(const Node& e, std::string_view id) {
+  return e.is(Kind::Name) && e.text("id") == id;
+}
 
 bool is_member(const Node& e, std::string_view base, std::string_view path) {
   auto d = dotted_name(e);

@@ -31,12 +31,12 @@ std::string canonical(std::string qualified);
 
 // The document's `<:` for the classes (and TF1 decay functions) the rules name.
 enum class TfClass {
-  KerasOptimizer,           // tensorflow.keras.optimizers.Optimizer
-  PiecewiseConstantDecay,   // tensorflow.keras.optimizers.schedules.PiecewiseConstantDecay
-  LearningRateSchedule,     // tensorflow.keras.optimizers.schedules.LearningRateSchedule
-  Tf1DecayFunction,         // tensorflow.compat.v1.train.exponential_decay (and its siblings)
-  Tf1Optimizer,             // tensorflow.compat.v1.train.Optimizer
-  KerasModel,               // tensorflow.keras.Model
+  KerasOptimizer,          // tensorflow.keras.optimizers.Optimizer
+  PiecewiseConstantDecay,  // tensorflow.keras.optimizers.schedules.PiecewiseConstantDecay
+  LearningRateSchedule,    // tensorflow.keras.optimizers.schedules.LearningRateSchedule
+  Tf1DecayFunction,        // tensorflow.compat.v1.train.exponential_decay (and its siblings)
+  Tf1Optimizer,            // tensorflow.compat.v1.train.Optimizer
+  KerasModel,              // tensorflow.keras.Model
 };
 // `canonical_name <: c`; `model_classes` are user classes known to derive from keras.Model.
 bool subclass_of(const std::string& canonical_name, TfClass c,

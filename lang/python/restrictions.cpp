@@ -11,7 +11,9 @@ namespace adlang::py {
 
 namespace {
 
-SourceLoc loc_of(const Node& n) { return SourceLoc{n.span.line, n.span.col + 1}; }
+SourceLoc loc_of(const Node& n) {
+  return SourceLoc{n.span.line, n.span.col + 1};
+}
 
 class Checker {
  public:
@@ -20,8 +22,8 @@ class Checker {
   void module(const Node& m) {
     bool seen_code = false;
     for (const NodePtr& s : m.list("body")) {
-      bool import = s->is(Kind::Import) || s->is(Kind::ImportFrom) || is_docstring(*s) ||
-                    only_imports(*s);
+      bool import =
+          s->is(Kind::Import) || s->is(Kind::ImportFrom) || is_docstring(*s) || only_imports(*s);
       if (import && seen_code && imports_tensorflow(*s))
         warn(*s, "restriction 2.1.1: this import is not at the top of the module",
              {"Horovod is initialised right after the TensorFlow import; code above it runs "
@@ -59,18 +61,19 @@ class Checker {
     if (s.is(Kind::Import))
       for (const NodePtr& a : s.list("names"))
         if (a->text("name").rfind("tensorflow", 0) == 0) return true;
-    if (s.is(Kind::ImportFrom) && s.has("module")) return s.text("module").rfind("tensorflow", 0) == 0;
+    if (s.is(Kind::ImportFrom) && s.has("module"))
+      return s.text("module").rfind("tensorflow", 0) == 0;
     return false;
   }
 
   // Members of tensorflow the rules recognise by name (aliasing others is harmless).
   static bool rule_relevant(const std::string& q) {
-    for (const char* p : {"tensorflow.keras.optimizers", "tensorflow.train", "tensorflow.data",
-                          "tensorflow.config", "tensorflow.GradientTape", "tensorflow.Session",
-                          "tensorflow.InteractiveSession", "tensorflow.ConfigProto",
-                          "tensorflow.print", "tensorflow.keras.Model", "tensorflow.keras.Sequential",
-                          "tensorflow.global_variables_initializer", "tensorflow.function",
-                          "tensorflow.keras.callbacks"})
+    for (const char* p :
+         {"tensorflow.keras.optimizers", "tensorflow.train", "tensorflow.data", "tensorflow.config",
+          "tensorflow.GradientTape", "tensorflow.Session", "tensorflow.InteractiveSession",
+          "tensorflow.ConfigProto", "tensorflow.print", "tensorflow.keras.Model",
+          "tensorflow.keras.Sequential", "tensorflow.global_variables_initializer",
+          "tensorflow.function", "tensorflow.keras.callbacks"})
       if (q == p || q.rfind(std::string(p) + ".", 0) == 0) return true;
     return q == "tensorflow.keras" || q == "tensorflow.compat.v1" || q == "tensorflow.compat";
   }
@@ -84,14 +87,16 @@ class Checker {
     if (!v.is(Kind::Call)) return "";
     auto q = resolve(call_func(v), sigma_);
     if (!q) return "";
-    if (subclass_of(*q, TfClass::KerasOptimizer) || subclass_of(*q, TfClass::Tf1Optimizer)) return "optimizer";
+    if (subclass_of(*q, TfClass::KerasOptimizer) || subclass_of(*q, TfClass::Tf1Optimizer))
+      return "optimizer";
     if (q->rfind("tensorflow.data.", 0) == 0) return "dataset";
     if (*q == "tensorflow.train.Checkpoint") return "checkpoint";
     return "";
   }
 
   void stmt(const Node& s) {
-    if (s.is(Kind::Assign) && s.list("targets").size() == 1 && s.list("targets")[0]->is(Kind::Name)) {
+    if (s.is(Kind::Assign) && s.list("targets").size() == 1 &&
+        s.list("targets")[0]->is(Kind::Name)) {
       const std::string& target = s.list("targets")[0]->text("id");
       const Node& v = *s.child("value");
       // Restriction 2.1.2: the tensorflow module is bound only by an import.
@@ -113,22 +118,27 @@ class Checker {
         objects_[target] = kind;
       } else if (v.is(Kind::Name) && objects_.count(v.text("id"))) {
         std::string k = objects_[v.text("id")];
-        warn(s, std::string(k == "checkpoint" ? "restriction 2.1.10" : "restriction 2.1.5") +
-                    ": the " + k + " '" + v.text("id") + "' is aliased as '" + target + "'",
-             {"uses through '" + target + "' are not rewritten (no broadcast, wrapping or "
+        warn(s,
+             std::string(k == "checkpoint" ? "restriction 2.1.10" : "restriction 2.1.5") +
+                 ": the " + k + " '" + v.text("id") + "' is aliased as '" + target + "'",
+             {"uses through '" + target +
+              "' are not rewritten (no broadcast, wrapping or "
               "rank-0 guard)"});
       }
     }
     for (const char* f : {"body", "orelse", "finalbody"}) {
       const auto& names = field_names(s.kind);
       bool has = false;
-      for (std::string_view n : names) has = has || n == f;
+      for (std::string_view n : names)
+        has = has || n == f;
       if (!has) continue;
-      for (const NodePtr& c : s.list(f)) stmt(*c);
+      for (const NodePtr& c : s.list(f))
+        stmt(*c);
     }
     if (s.is(Kind::Try) || s.is(Kind::TryStar))
       for (const NodePtr& h : s.list("handlers"))
-        for (const NodePtr& c : h->list("body")) stmt(*c);
+        for (const NodePtr& c : h->list("body"))
+          stmt(*c);
   }
 
   Env sigma_;

@@ -12,7 +12,8 @@ std::string RewriteContext::src(const Node& n, const Edits& edits) const {
 }
 
 void RewriteContext::fire(const Node& at, std::string rule, std::string section) {
-  firings_.push_back({std::move(rule), std::move(section), SourceLoc{at.span.line, at.span.col + 1}});
+  firings_.push_back(
+      {std::move(rule), std::move(section), SourceLoc{at.span.line, at.span.col + 1}});
 }
 
 void RewriteContext::warn(const Node& at, std::string message, std::vector<std::string> notes) {

@@ -32,8 +32,8 @@ struct BroadcastFlag {
 // An enclosing function definition while its body is rewritten.
 struct FunctionFrame {
   const Node* def = nullptr;
-  bool tf_function = false;           // decorated with tf.function
-  std::vector<std::string> globals;   // `global` declarations the rules need at its top
+  bool tf_function = false;          // decorated with tf.function
+  std::vector<std::string> globals;  // `global` declarations the rules need at its top
 };
 
 class RewriteContext {

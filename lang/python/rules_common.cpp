@@ -27,9 +27,9 @@ Edits RuleSet::trans_M(const Node& module) {
       }
     if (!found) at = 0;
     for (const BroadcastFlag& f : ctx_.broadcast_flags()) {
-      std::string init = f.tf_variable ? f.name + " = " + tf_import_name_ +
-                                             ".Variable(False, trainable=False)"
-                                       : f.name + " = False";
+      std::string init =
+          f.tf_variable ? f.name + " = " + tf_import_name_ + ".Variable(False, trainable=False)"
+                        : f.name + " = False";
       OutStmt o = OutStmt::fresh(init);
       o.source = anchor;
       r.stmts.insert(r.stmts.begin() + static_cast<long>(at), o);
@@ -73,7 +73,9 @@ Edits RuleSet::body(const Node& owner, std::string_view field, const Env& sigma)
 
 namespace {
 
-void append(Edits& to, const Edits& from) { to.insert(to.end(), from.begin(), from.end()); }
+void append(Edits& to, const Edits& from) {
+  to.insert(to.end(), from.begin(), from.end());
+}
 
 bool is_docstring(const Node& s) {
   if (!s.is(Kind::Expr)) return false;
@@ -145,8 +147,9 @@ StmtResult RuleSet::trans_S(const Node& s, const Env& sigma) {
       for (const NodePtr& t : targets) {
         if (!t->is(Kind::Name)) continue;
         if (sigma.is("optimizer", t->text("id")) || sigma.has("optimizer:" + t->text("id"))) {
-          ctx_.warn(s, "restriction 2.1.6: '" + t->text("id") +
-                           "' holds an optimizer and is reassigned here",
+          ctx_.warn(s,
+                    "restriction 2.1.6: '" + t->text("id") +
+                        "' holds an optimizer and is reassigned here",
                     {"the rules track the optimizer by its variable; after this assignment the "
                      "broadcast and wrapping refer to whatever the variable now holds"});
         }
@@ -199,11 +202,13 @@ StmtResult RuleSet::trans_S(const Node& s, const Env& sigma) {
       append(e, emit_block(s.list("body"), inner.stmts, ctx_.layout(), &s));
       return same(s, inner.env, e);
     }
-    // trans_S⟦match expr : match_case*⟧(σ) = ([match trans_E⟦expr⟧(σ) : (trans_C⟦match_case⟧(σ))*], σ)
+    // trans_S⟦match expr : match_case*⟧(σ) = ([match trans_E⟦expr⟧(σ) : (trans_C⟦match_case⟧(σ))*],
+    // σ)
     case Kind::Match: {
       Edits e = trans_E(*s.child("subject"), sigma);
       ++conditional_depth_;
-      for (const NodePtr& c : s.list("cases")) append(e, trans_C(*c, sigma));
+      for (const NodePtr& c : s.list("cases"))
+        append(e, trans_C(*c, sigma));
       --conditional_depth_;
       return same(s, sigma, e);
     }
@@ -218,7 +223,8 @@ StmtResult RuleSet::trans_S(const Node& s, const Env& sigma) {
     case Kind::TryStar: {
       ++conditional_depth_;
       Edits e = body(s, "body", sigma);
-      for (const NodePtr& h : s.list("handlers")) append(e, trans_H(*h, sigma));
+      for (const NodePtr& h : s.list("handlers"))
+        append(e, trans_H(*h, sigma));
       append(e, body(s, "orelse", sigma));
       append(e, body(s, "finalbody", sigma));
       --conditional_depth_;
@@ -263,7 +269,8 @@ StmtResult RuleSet::trans_S(const Node& s, const Env& sigma) {
       return same(s, sigma, trans_E(v, sigma));
     }
     default:
-      throw InternalError("internal error: trans_S has no rule for " + std::string(kind_name(s.kind)));
+      throw InternalError("internal error: trans_S has no rule for " +
+                          std::string(kind_name(s.kind)));
   }
 }
 
@@ -332,13 +339,15 @@ Edits RuleSet::trans_E(const Node& e, const Env& sigma) {
     case Kind::SetComp:
     case Kind::GeneratorExp: {
       Edits r = trans_E(*e.child("elt"), sigma);
-      for (const NodePtr& c : e.list("generators")) append(r, trans_O(*c, sigma));
+      for (const NodePtr& c : e.list("generators"))
+        append(r, trans_O(*c, sigma));
       return r;
     }
     // trans_E⟦{expr_1 : expr_2 comprehension*}⟧(σ) = {expr_1 : trans_E⟦expr_2⟧(σ) (trans_O...)*}
     case Kind::DictComp: {
       Edits r = trans_E(*e.child("value"), sigma);
-      for (const NodePtr& c : e.list("generators")) append(r, trans_O(*c, sigma));
+      for (const NodePtr& c : e.list("generators"))
+        append(r, trans_O(*c, sigma));
       return r;
     }
     // trans_E⟦await expr⟧, ⟦yield expr?⟧, ⟦yield from expr⟧: the operand's trans_E
@@ -359,7 +368,8 @@ Edits RuleSet::trans_E(const Node& e, const Env& sigma) {
       Edits r = trans_E(call_func(e), sigma);
       for (const NodePtr& a : call_args(e))
         if (!a->is(Kind::Starred)) append(r, trans_E(*a, sigma));
-      for (const NodePtr& k : call_keywords(e)) append(r, trans_E(*k->child("value"), sigma));
+      for (const NodePtr& k : call_keywords(e))
+        append(r, trans_E(*k->child("value"), sigma));
       return r;
     }
     // trans_E⟦{expr_1 (!i)? (:expr_2)?}⟧, ⟦expr*⟧ (f-strings), ⟦constant⟧, ⟦*expr⟧, ⟦**expr⟧, ⟦id⟧
@@ -387,11 +397,13 @@ Edits RuleSet::trans_E(const Node& e, const Env& sigma) {
       return r;
     }
     default:
-      throw InternalError("internal error: trans_E has no rule for " + std::string(kind_name(e.kind)));
+      throw InternalError("internal error: trans_E has no rule for " +
+                          std::string(kind_name(e.kind)));
   }
 }
 
-// trans_O⟦for expr_1 in expr_2 (if expr_3)*⟧(σ) = for expr_1 in trans_E⟦expr_2⟧(σ) (if trans_E⟦expr_3⟧(σ))*
+// trans_O⟦for expr_1 in expr_2 (if expr_3)*⟧(σ) = for expr_1 in trans_E⟦expr_2⟧(σ) (if
+// trans_E⟦expr_3⟧(σ))*
 Edits RuleSet::trans_O(const Node& c, const Env& sigma) {
   Edits r = trans_E(*c.child("iter"), sigma);
   append(r, trans_E_list(c.list("ifs"), sigma));
@@ -399,7 +411,9 @@ Edits RuleSet::trans_O(const Node& c, const Env& sigma) {
 }
 
 // trans_H⟦except expr? (as id)? : stmt*⟧(σ) = except expr? (as id)? : trans_S̄⟦stmt*⟧(σ)._1
-Edits RuleSet::trans_H(const Node& h, const Env& sigma) { return body(h, "body", sigma); }
+Edits RuleSet::trans_H(const Node& h, const Env& sigma) {
+  return body(h, "body", sigma);
+}
 
 // trans_C⟦case pattern (if expr)? : stmt*⟧(σ) =
 //   case trans_P⟦pattern⟧(σ) (if trans_E⟦expr⟧(σ))? : trans_S̄⟦stmt*⟧(σ)._1
@@ -422,11 +436,13 @@ Edits RuleSet::trans_P(const Node& p, const Env& sigma) {
       return trans_E(*p.child("value"), sigma);
     case Kind::MatchSingleton:
       return {};
-    // trans_P⟦[pattern*]⟧(σ) = [trans_P⟦pattern⟧(σ)*]; trans_P⟦p_1 | p_2⟧ = trans_P⟦p_1⟧ | trans_P⟦p_2⟧
+    // trans_P⟦[pattern*]⟧(σ) = [trans_P⟦pattern⟧(σ)*]; trans_P⟦p_1 | p_2⟧ = trans_P⟦p_1⟧ |
+    // trans_P⟦p_2⟧
     case Kind::MatchSequence:
     case Kind::MatchOr: {
       Edits r;
-      for (const NodePtr& q : p.list("patterns")) append(r, trans_P(*q, sigma));
+      for (const NodePtr& q : p.list("patterns"))
+        append(r, trans_P(*q, sigma));
       return r;
     }
     // trans_P⟦*(id)?⟧(σ) = *(id)?
@@ -435,21 +451,26 @@ Edits RuleSet::trans_P(const Node& p, const Env& sigma) {
     // trans_P⟦{(expr : pattern)* id?}⟧(σ) = {(expr : trans_P⟦pattern⟧(σ))* id?}
     case Kind::MatchMapping: {
       Edits r;
-      for (const NodePtr& q : p.list("patterns")) append(r, trans_P(*q, sigma));
+      for (const NodePtr& q : p.list("patterns"))
+        append(r, trans_P(*q, sigma));
       return r;
     }
-    // trans_P⟦expr (pattern_1* (id = pattern_2)*)⟧(σ) = expr (trans_P⟦pattern_1⟧(σ)* (id = trans_P...)*)
+    // trans_P⟦expr (pattern_1* (id = pattern_2)*)⟧(σ) = expr (trans_P⟦pattern_1⟧(σ)* (id =
+    // trans_P...)*)
     case Kind::MatchClass: {
       Edits r;
-      for (const NodePtr& q : p.list("patterns")) append(r, trans_P(*q, sigma));
-      for (const NodePtr& q : p.list("kwd_patterns")) append(r, trans_P(*q, sigma));
+      for (const NodePtr& q : p.list("patterns"))
+        append(r, trans_P(*q, sigma));
+      for (const NodePtr& q : p.list("kwd_patterns"))
+        append(r, trans_P(*q, sigma));
       return r;
     }
     // trans_P⟦(pattern as)? id⟧(σ) = (trans_P⟦pattern⟧(σ) as)? id; trans_P⟦_⟧(σ) = _
     case Kind::MatchAs:
       return p.child("pattern") ? trans_P(*p.child("pattern"), sigma) : Edits{};
     default:
-      throw InternalError("internal error: trans_P has no rule for " + std::string(kind_name(p.kind)));
+      throw InternalError("internal error: trans_P has no rule for " +
+                          std::string(kind_name(p.kind)));
   }
 }
 
@@ -459,13 +480,14 @@ Edits RuleSet::trans_P(const Node& p, const Env& sigma) {
 // trans_Ā⟦alias_1 ... alias_n⟧(σ) = trans_A⟦alias_n⟧(trans_A⟦alias_n-1⟧(... trans_A⟦alias_1⟧(σ)))
 Env RuleSet::trans_Abar(const std::vector<NodePtr>& aliases, const Env& sigma) {
   Env e = sigma;
-  for (const NodePtr& a : aliases) e = trans_A(*a, e);
+  for (const NodePtr& a : aliases)
+    e = trans_A(*a, e);
   return e;
 }
 
-// trans_A⟦id⟧(σ) = LET id = tensorflow THEN σ["tensor_flow" ↦ id] LET id = os THEN σ["os" ↦ id] ELSE σ
-// trans_A⟦id_1 as id_2⟧(σ) = likewise with id_2; trans_A⟦id_1.id_2(.id_3)* (as id_2)?⟧(σ) = σ
-// Every alias also records "import:<local>" (docs/pyrewrite.md, "imports in σ").
+// trans_A⟦id⟧(σ) = LET id = tensorflow THEN σ["tensor_flow" ↦ id] LET id = os THEN σ["os" ↦ id]
+// ELSE σ trans_A⟦id_1 as id_2⟧(σ) = likewise with id_2; trans_A⟦id_1.id_2(.id_3)* (as id_2)?⟧(σ) =
+// σ Every alias also records "import:<local>" (docs/pyrewrite.md, "imports in σ").
 Env RuleSet::trans_A(const Node& alias, const Env& sigma) {
   const std::string& name = alias.text("name");
   bool as = alias.has("asname");
@@ -488,7 +510,8 @@ std::pair<Edits, Env> RuleSet::trans_Wbar(const std::vector<NodePtr>& items, con
   return {r, e};
 }
 
-// trans_W⟦expr⟧(σ) = (trans_E⟦expr⟧(σ), σ); trans_W⟦expr_1 as expr_2⟧(σ) = (trans_E⟦expr_1⟧(σ) as expr_2, σ)
+// trans_W⟦expr⟧(σ) = (trans_E⟦expr⟧(σ), σ); trans_W⟦expr_1 as expr_2⟧(σ) = (trans_E⟦expr_1⟧(σ) as
+// expr_2, σ)
 std::pair<Edits, Env> RuleSet::trans_W(const Node& item, const Env& sigma) {
   return {trans_E(*item.child("context_expr"), sigma), sigma};
 }
@@ -496,19 +519,34 @@ std::pair<Edits, Env> RuleSet::trans_W(const Node& item, const Env& sigma) {
 // ---------------------------------------------------------------------------------------------
 // Default hooks: no strict form applies.
 
-std::optional<StmtResult> RuleSet::assign_call(const Node&, const Node&, const std::string&, const Env&) {
+std::optional<StmtResult> RuleSet::assign_call(const Node&, const Node&, const std::string&,
+                                               const Env&) {
   return std::nullopt;
 }
 std::optional<StmtResult> RuleSet::assign_strict(const Node& s, const Env& sigma) {
   return cuda_devices_rule(s, sigma);
 }
-std::optional<StmtResult> RuleSet::ann_assign(const Node&, const Env&) { return std::nullopt; }
-std::optional<StmtResult> RuleSet::expr_call(const Node&, const Node&, const Env&) { return std::nullopt; }
-std::optional<StmtResult> RuleSet::expr_general(const Node&, const Env&) { return std::nullopt; }
-StmtResult RuleSet::import_stmt(const Node& s, const Env&, const Env& sigma1) { return same(s, sigma1); }
-std::optional<StmtResult> RuleSet::for_loop(const Node&, const Env&) { return std::nullopt; }
-std::optional<StmtResult> RuleSet::with_stmt(const Node&, const Env&) { return std::nullopt; }
-std::optional<Edits> RuleSet::call_E(const Node&, const Env&) { return std::nullopt; }
+std::optional<StmtResult> RuleSet::ann_assign(const Node&, const Env&) {
+  return std::nullopt;
+}
+std::optional<StmtResult> RuleSet::expr_call(const Node&, const Node&, const Env&) {
+  return std::nullopt;
+}
+std::optional<StmtResult> RuleSet::expr_general(const Node&, const Env&) {
+  return std::nullopt;
+}
+StmtResult RuleSet::import_stmt(const Node& s, const Env&, const Env& sigma1) {
+  return same(s, sigma1);
+}
+std::optional<StmtResult> RuleSet::for_loop(const Node&, const Env&) {
+  return std::nullopt;
+}
+std::optional<StmtResult> RuleSet::with_stmt(const Node&, const Env&) {
+  return std::nullopt;
+}
+std::optional<Edits> RuleSet::call_E(const Node&, const Env&) {
+  return std::nullopt;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -540,9 +578,9 @@ std::string RuleSet::operand(const Node& e, const Edits& inner) const {
   bool atomic = e.is(Kind::Name) || e.is(Kind::Attribute) || e.is(Kind::Call) ||
                 e.is(Kind::Subscript) || e.is(Kind::List) || e.is(Kind::Dict) ||
                 (e.is(Kind::Constant) && e.constant_type != ConstantType::Str) ||
-                (e.is(Kind::BinOp) && (e.text("op") == "Mult" || e.text("op") == "Div" ||
-                                       e.text("op") == "FloorDiv" || e.text("op") == "Mod" ||
-                                       e.text("op") == "MatMult" || e.text("op") == "Pow"));
+                (e.is(Kind::BinOp) &&
+                 (e.text("op") == "Mult" || e.text("op") == "Div" || e.text("op") == "FloorDiv" ||
+                  e.text("op") == "Mod" || e.text("op") == "MatMult" || e.text("op") == "Pow"));
   if (e.is(Kind::Constant) && e.constant_type == ConstantType::Str) atomic = true;
   // A constant that begins a line continuation inside brackets keeps its text as it is.
   return atomic ? t : "(" + t + ")";
@@ -558,7 +596,8 @@ TextEdit RuleSet::add_argument(const Node& call, const std::string& text) const 
 
 TextEdit RuleSet::add_arguments(const Node& call, const std::vector<std::string>& texts) const {
   std::string text;
-  for (const std::string& t : texts) text += (text.empty() ? "" : ", ") + t;
+  for (const std::string& t : texts)
+    text += (text.empty() ? "" : ", ") + t;
   std::size_t last = 0;
   bool any = false;
   for (const NodePtr& a : call_args(call)) {
@@ -574,7 +613,8 @@ TextEdit RuleSet::add_arguments(const Node& call, const std::vector<std::string>
   return TextEdit{close, close, text};
 }
 
-std::optional<Edits> RuleSet::scale_argument(const Node& call, const std::vector<std::string>& keywords,
+std::optional<Edits> RuleSet::scale_argument(const Node& call,
+                                             const std::vector<std::string>& keywords,
                                              const std::string& op, const Env& sigma,
                                              const std::optional<std::string>& fallback) {
   const Node* target = nullptr;
@@ -590,14 +630,15 @@ std::optional<Edits> RuleSet::scale_argument(const Node& call, const std::vector
     if (target->is(Kind::Name) && sigma.is("lr_scheduler", target->text("id"))) return Edits{};
     return Edits{replace(*target, operand(*target) + " " + op + " " + size())};
   }
-  if (fallback) return Edits{add_argument(call, keywords.front() + "=" + *fallback + " " + op + " " + size())};
+  if (fallback)
+    return Edits{add_argument(call, keywords.front() + "=" + *fallback + " " + op + " " + size())};
   return std::nullopt;
 }
 
 bool RuleSet::pure_for_printing(const Node& e, const Env& sigma) const {
-  static const std::set<std::string> pure = {"str", "repr", "format", "len", "int", "float",
-                                             "round", "abs", "min", "max", "type", "sum",
-                                             "sorted", "list", "tuple", "dict", "bool", "id"};
+  static const std::set<std::string> pure = {"str",    "repr", "format", "len",  "int",  "float",
+                                             "round",  "abs",  "min",    "max",  "type", "sum",
+                                             "sorted", "list", "tuple",  "dict", "bool", "id"};
   if (e.is(Kind::Call)) {
     const Node& f = call_func(e);
     bool ok = (f.is(Kind::Name) && pure.count(f.text("id"))) ||

@@ -157,12 +157,12 @@ class RuleSet {
   bool pure_for_printing(const Node& e, const Env& sigma) const;
 
   RewriteContext& ctx_;
-  bool import_done_ = false;              // the horovod import is inserted once
-  int depth_ = 0;                         // nesting of compound statements being rewritten
-  int conditional_depth_ = 0;             // inside if/while/for/try bodies (restriction 2.1.7)
-  const Node* current_top_ = nullptr;     // the module-level statement being rewritten
-  const Node* tf_import_top_ = nullptr;   // the module-level statement holding the tf import
-  std::string tf_import_name_;            // the tensorflow name bound there
+  bool import_done_ = false;             // the horovod import is inserted once
+  int depth_ = 0;                        // nesting of compound statements being rewritten
+  int conditional_depth_ = 0;            // inside if/while/for/try bodies (restriction 2.1.7)
+  const Node* current_top_ = nullptr;    // the module-level statement being rewritten
+  const Node* tf_import_top_ = nullptr;  // the module-level statement holding the tf import
+  std::string tf_import_name_;           // the tensorflow name bound there
 
  private:
   Edits body(const Node& owner, std::string_view field, const Env& sigma);

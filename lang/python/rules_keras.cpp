@@ -11,11 +11,12 @@ namespace {
 // Optimizers Keras accepts by name in model.compile, and the classes they stand for.
 std::optional<std::string> optimizer_class_for(std::string_view name) {
   static const std::vector<std::pair<std::string_view, std::string_view>> m = {
-      {"adam", "Adam"},         {"sgd", "SGD"},       {"rmsprop", "RMSprop"},
-      {"adagrad", "Adagrad"},   {"adadelta", "Adadelta"}, {"adamax", "Adamax"},
-      {"nadam", "Nadam"},       {"ftrl", "Ftrl"},     {"adamw", "AdamW"}};
+      {"adam", "Adam"},       {"sgd", "SGD"},           {"rmsprop", "RMSprop"},
+      {"adagrad", "Adagrad"}, {"adadelta", "Adadelta"}, {"adamax", "Adamax"},
+      {"nadam", "Nadam"},     {"ftrl", "Ftrl"},         {"adamw", "AdamW"}};
   std::string lower;
-  for (char c : name) lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  for (char c : name)
+    lower += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
   for (const auto& [k, v] : m)
     if (k == lower) return std::string(v);
   return std::nullopt;
@@ -35,7 +36,8 @@ class KerasRules final : public RuleSet {
   std::optional<StmtResult> assign_call(const Node& s, const Node& call, const std::string& id_r,
                                         const Env& sigma) override {
     if (auto r = lr_scheduler_rule(s, call, id_r, sigma)) return r;
-    if (auto r = optimizer_rule(s, call, id_r, sigma, /*wrap=*/true, TfClass::KerasOptimizer)) return r;
+    if (auto r = optimizer_rule(s, call, id_r, sigma, /*wrap=*/true, TfClass::KerasOptimizer))
+      return r;
     if (auto r = model_rule(s, call, id_r, sigma)) return r;
     if (auto r = checkpoint_rule(s, call, id_r, sigma)) return r;
     // Amended: `history = model.fit(...)` is rewritten like the statement form.
@@ -73,7 +75,8 @@ class KerasRules final : public RuleSet {
   // ELIF id_m = σ("model") AND expr_1 = id_m.compile THEN
   //   # string "adam" case
   //   IF id_i = optimizer AND expr_2i = "adam" THEN
-  //     ([optim = tf.optimizers.Adam(learning_rate=0.001 * hvd.size), optim = hvd.DistributedOptimizer(optim),
+  //     ([optim = tf.optimizers.Adam(learning_rate=0.001 * hvd.size), optim =
+  //     hvd.DistributedOptimizer(optim),
   //       expr_1(... id_i = optim ...)], σ)
   //   ELIF expr_11 = "adam" THEN likewise with the first positional argument
   //   ELSE ([expr_1(...)], σ)
@@ -94,17 +97,21 @@ class KerasRules final : public RuleSet {
       auto cls = optimizer_class_for(opt->str_value);
       auto k = keras(sigma);
       if (!cls || !k) {
-        ctx_.warn(*opt, "optimizer '" + opt->str_value + "' given by name is not one the rules "
-                        "know; it is not wrapped in " + hvd() + ".DistributedOptimizer");
+        ctx_.warn(*opt, "optimizer '" + opt->str_value +
+                            "' given by name is not one the rules "
+                            "know; it is not wrapped in " +
+                            hvd() + ".DistributedOptimizer");
         return same(s, out);
       }
       std::string q = "tensorflow.keras.optimizers." + *cls;
       std::string optim = ctx_.new_id("optim");
       ctx_.fire(s, "trans_S: model.compile (optimizer given by name)", std::string(section()));
       StmtResult r{{}, out.with("optimizer", optim).with("optimizer:" + optim, optim)};
-      r.stmts.push_back(OutStmt::fresh(optim + " = " + *k + ".optimizers." + *cls + "(learning_rate=" +
-                                       *default_learning_rate(q) + " * " + size() + ")"));
-      r.stmts.push_back(OutStmt::fresh(optim + " = " + hvd() + ".DistributedOptimizer(" + optim + ")"));
+      r.stmts.push_back(OutStmt::fresh(optim + " = " + *k + ".optimizers." + *cls +
+                                       "(learning_rate=" + *default_learning_rate(q) + " * " +
+                                       size() + ")"));
+      r.stmts.push_back(
+          OutStmt::fresh(optim + " = " + hvd() + ".DistributedOptimizer(" + optim + ")"));
       r.stmts.push_back(OutStmt::keep(s, {replace(*opt, optim)}));
       return r;
     }
@@ -115,7 +122,8 @@ class KerasRules final : public RuleSet {
       ctx_.fire(s, "trans_S: model.compile (optimizer constructed in the call: scaled, wrapped)",
                 std::string(section()));
       return same(s, out,
-                  {replace(*opt, hvd() + ".DistributedOptimizer(" + ctx_.src(*opt, scaled.value_or(Edits{})) + ")")});
+                  {replace(*opt, hvd() + ".DistributedOptimizer(" +
+                                     ctx_.src(*opt, scaled.value_or(Edits{})) + ")")});
     }
     return same(s, out);
   }
@@ -164,7 +172,8 @@ class KerasRules final : public RuleSet {
     if (!added.empty()) e.push_back(add_arguments(call, added));
     ctx_.fire(s, "trans_S: model.fit (broadcast callback)", std::string(section()));
     StmtResult r{{}, sigma};
-    for (std::string& p : pre) r.stmts.push_back(OutStmt::fresh(std::move(p)));
+    for (std::string& p : pre)
+      r.stmts.push_back(OutStmt::fresh(std::move(p)));
     r.stmts.push_back(OutStmt::keep(s, e));
     return r;
   }

@@ -104,7 +104,8 @@ class MonitoredRules final : public RuleSet {
       e.push_back(replace(*kw->child("value"),
                           operand(*kw->child("value")) + " if " + rank0() + " else None"));
     if (!added.empty()) e.push_back(add_arguments(c, added));
-    ctx_.fire(c, "trans_W: MonitoredTrainingSession (broadcast hook, config)", std::string(section()));
+    ctx_.fire(c, "trans_W: MonitoredTrainingSession (broadcast hook, config)",
+              std::string(section()));
     Env out = as && as->is(Kind::Name) ? sigma.with("monitored_session", as->text("id")) : sigma;
     return {e, out};
   }

@@ -25,7 +25,8 @@ std::optional<StmtResult> RuleSet::lr_scheduler_rule(const Node& s, const Node& 
                                                      const std::string& id_r, const Env& sigma) {
   const Node& f = call_func(call);
   if (is_subclass(f, sigma, TfClass::PiecewiseConstantDecay)) {
-    ctx_.fire(s, "trans_S: learning rate scheduler (PiecewiseConstantDecay, recorded)", std::string(section()));
+    ctx_.fire(s, "trans_S: learning rate scheduler (PiecewiseConstantDecay, recorded)",
+              std::string(section()));
     return same(s, sigma.with("lr_scheduler", id_r));
   }
   std::vector<std::string> kw;
@@ -60,8 +61,10 @@ std::optional<StmtResult> RuleSet::optimizer_rule(const Node& s, const Node& cal
   auto e = scale_argument(call, {"learning_rate", "lr"}, "*", sigma,
                           q ? default_learning_rate(*q) : std::nullopt);
   if (!e) {
-    ctx_.warn(call, "the optimizer has no learning rate argument and its default is unknown; "
-                    "the learning rate is not scaled by " + size());
+    ctx_.warn(call,
+              "the optimizer has no learning rate argument and its default is unknown; "
+              "the learning rate is not scaled by " +
+                  size());
     e = Edits{};
   }
   if (conditional_depth_ > 0)
@@ -149,16 +152,20 @@ bool RuleSet::root_rank_call(const Node& call, const Env& sigma) const {
   return recv && (sigma.is("checkpoint", *recv) || sigma.is("saver", *recv));
 }
 
-std::optional<StmtResult> RuleSet::root_rank_rule(const Node& s, const Node& call, const Env& sigma) {
+std::optional<StmtResult> RuleSet::root_rank_rule(const Node& s, const Node& call,
+                                                  const Env& sigma) {
   if (!root_rank_call(call, sigma)) return std::nullopt;
   const Node& f = call_func(call);
   bool printing = is_name(f, "print") || (f.is(Kind::Attribute) && f.text("attr") == "print");
   bool pure = true;
-  for (const NodePtr& a : call_args(call)) pure = pure && pure_for_printing(*a, sigma);
-  for (const NodePtr& k : call_keywords(call)) pure = pure && pure_for_printing(*k->child("value"), sigma);
+  for (const NodePtr& a : call_args(call))
+    pure = pure && pure_for_printing(*a, sigma);
+  for (const NodePtr& k : call_keywords(call))
+    pure = pure && pure_for_printing(*k->child("value"), sigma);
   if (printing && !pure) {
     ctx_.warn(s, "restriction 2.1.4: this print call has side effects; it is left on all ranks",
-              {"guarding it with `if " + rank0() + ":` would skip those side effects (and any "
+              {"guarding it with `if " + rank0() +
+               ":` would skip those side effects (and any "
                "collective operation among them) on the other ranks"});
     return same(s, sigma);
   }
@@ -171,7 +178,8 @@ std::optional<StmtResult> RuleSet::root_rank_rule(const Node& s, const Node& cal
 // Amended: `id_r = <root-rank call>` runs on rank 0 only, after `id_r = None`, so the name is
 // bound on every rank.
 std::optional<StmtResult> RuleSet::root_rank_assign_rule(const Node& s, const Node& call,
-                                                         const std::string& id_r, const Env& sigma) {
+                                                         const std::string& id_r,
+                                                         const Env& sigma) {
   if (!root_rank_call(call, sigma) || is_name(call_func(call), "print")) return std::nullopt;
   ctx_.fire(s, "trans_S: root rank blocking (assigned result)", std::string(section()));
   OutStmt o = OutStmt::keep(s);
@@ -189,7 +197,8 @@ std::optional<StmtResult> RuleSet::cuda_devices_rule(const Node& s, const Env& s
   if (!os || !is_member(*t.child("value"), *os, "environ") ||
       !is_str(*t.child("slice"), "CUDA_VISIBLE_DEVICES"))
     return std::nullopt;
-  ctx_.fire(s, "trans_S: CUDA visible devices (removed; Horovod pins the GPU)", std::string(section()));
+  ctx_.fire(s, "trans_S: CUDA visible devices (removed; Horovod pins the GPU)",
+            std::string(section()));
   return StmtResult{{}, sigma};
 }
 
@@ -224,8 +233,9 @@ StmtResult RuleSet::tf2_import_rule(const Node& s, const Env& sigma, const Env& 
   if (depth_ == 0 && ctx_.frames().empty()) {
     tf_import_top_ = current_top_;
   } else {
-    ctx_.warn(s, "restriction 2.1.1: TensorFlow is imported inside a block, not at the top of the "
-                 "module; Horovod is initialised there");
+    ctx_.warn(s,
+              "restriction 2.1.1: TensorFlow is imported inside a block, not at the top of the "
+              "module; Horovod is initialised there");
     tf_import_top_ = current_top_;
   }
   tf_import_name_ = *tf;
@@ -241,13 +251,15 @@ StmtResult RuleSet::tf2_import_rule(const Node& s, const Env& sigma, const Env& 
                  gpus + "[" + h + ".local_rank()], 'GPU')");
   ctx_.fire(s, "trans_S: import (horovod import, hvd.init(), GPU pinning)", std::string(section()));
   StmtResult r = same(s, out);
-  for (std::string& p : post) r.stmts.push_back(OutStmt::fresh(std::move(p)));
+  for (std::string& p : post)
+    r.stmts.push_back(OutStmt::fresh(std::move(p)));
   return r;
 }
 
 // trans_S⟦import alias*⟧(σ) (2.5, 2.6) =
 //   IF σ_1 \ σ = ["tensor_flow_compat" ↦ id] THEN
-//     ([import alias*, import horovod.tensorflow as hvd, hvd.init()], σ_1) ELSE ([import alias*], σ_1)
+//     ([import alias*, import horovod.tensorflow as hvd, hvd.init()], σ_1) ELSE ([import alias*],
+//     σ_1)
 StmtResult RuleSet::tf1_import_rule(const Node& s, const Env& sigma, const Env& sigma1) {
   auto added = sigma1.minus(sigma);
   if (!added.count("tensor_flow_compat") || import_done_) return same(s, sigma1);
@@ -255,8 +267,9 @@ StmtResult RuleSet::tf1_import_rule(const Node& s, const Env& sigma, const Env& 
   tf_import_top_ = current_top_;
   tf_import_name_ = added["tensor_flow_compat"];
   if (depth_ != 0 || !ctx_.frames().empty())
-    ctx_.warn(s, "restriction 2.1.1: TensorFlow is imported inside a block, not at the top of the "
-                 "module; Horovod is initialised there");
+    ctx_.warn(s,
+              "restriction 2.1.1: TensorFlow is imported inside a block, not at the top of the "
+              "module; Horovod is initialised there");
   ctx_.fire(s, "trans_S: import (horovod import, hvd.init())", std::string(section()));
   StmtResult r = same(s, sigma1);
   r.stmts.push_back(OutStmt::fresh("import horovod.tensorflow as " + hvd()));
@@ -272,32 +285,38 @@ Env RuleSet::tf1_trans_A(const Node& alias, const Env& sigma) {
   Env e = RuleSet::trans_A(alias, sigma);
   const std::string& name = alias.text("name");
   bool as = alias.has("asname");
-  if (name == "tensorflow.compat.v1" && as) return e.with("tensor_flow_compat", alias.text("asname"));
+  if (name == "tensorflow.compat.v1" && as)
+    return e.with("tensor_flow_compat", alias.text("asname"));
   if (name == "tensorflow") return e.with("tensor_flow_compat", as ? alias.text("asname") : name);
   return e;
 }
 
 // trans_S⟦id_r = expr_1(...).id_m(...) (#type:s)?⟧(σ) =
 //   IF expr_1 <: tensorflow.compat.v1.train.Optimizer AND id_m = minimize THEN
-//     ([id_r = expr_1(... learning rate * hvd.size() ...).id_m(...), id_r = hvd.DistributedOptimizer(id_r)],
+//     ([id_r = expr_1(... learning rate * hvd.size() ...).id_m(...), id_r =
+//     hvd.DistributedOptimizer(id_r)],
 //      σ["optimizer" ↦ id_r])
 // Amended: id_r is the training op, not the optimizer; the optimizer gets its own fresh name:
 //   opt = expr_1(... * hvd.size()); opt = hvd.DistributedOptimizer(opt); id_r = opt.minimize(...)
 std::optional<StmtResult> RuleSet::minimize_rule(const Node& s, const Node& call,
-                                                 const std::string& /*id_r: the training op, kept*/, const Env& sigma) {
+                                                 const std::string& /*id_r: the training op, kept*/,
+                                                 const Env& sigma) {
   const Node& f = call_func(call);
   if (!f.is(Kind::Attribute) || f.text("attr") != "minimize") return std::nullopt;
   const Node& inner = *f.child("value");
   if (!inner.is(Kind::Call)) return std::nullopt;
   const Node& cls = call_func(inner);
-  if (!is_subclass(cls, sigma, TfClass::Tf1Optimizer) && !is_subclass(cls, sigma, TfClass::KerasOptimizer))
+  if (!is_subclass(cls, sigma, TfClass::Tf1Optimizer) &&
+      !is_subclass(cls, sigma, TfClass::KerasOptimizer))
     return std::nullopt;
   auto q = resolve(cls, sigma);
   auto scaled = scale_argument(inner, {"learning_rate"}, "*", sigma,
                                q ? default_learning_rate(*q) : std::nullopt);
   if (!scaled) {
-    ctx_.warn(inner, "the optimizer has no learning rate argument and its default is unknown; "
-                     "the learning rate is not scaled by " + size());
+    ctx_.warn(inner,
+              "the optimizer has no learning rate argument and its default is unknown; "
+              "the learning rate is not scaled by " +
+                  size());
     scaled = Edits{};
   }
   std::string opt = ctx_.new_id("optimizer");
@@ -341,7 +360,8 @@ std::optional<StmtResult> RuleSet::tf1_bookkeeping_rule(const Node& s, const Nod
     ctx_.fire(s, "trans_S: saver (recorded)", std::string(section()));
     return same(s, sigma.with("saver", id_r));
   }
-  if (*q == "tensorflow.global_variables_initializer" || *q == "tensorflow.initialize_all_variables") {
+  if (*q == "tensorflow.global_variables_initializer" ||
+      *q == "tensorflow.initialize_all_variables") {
     ctx_.fire(s, "trans_S: variable initializer (recorded)", std::string(section()));
     return same(s, sigma.with("initializer", id_r));
   }

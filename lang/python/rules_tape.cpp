@@ -59,7 +59,8 @@ class TapeRules final : public RuleSet {
     if (auto r = lr_scheduler_rule(s, call, id_r, sigma)) return r;
     // # Optimizer: ([id_r = expr_1(...)], σ["optimizer" ↦ id_r])
     // Amended: the learning rate is scaled by hvd.size() as in the other patterns.
-    if (auto r = optimizer_rule(s, call, id_r, sigma, /*wrap=*/false, TfClass::KerasOptimizer)) return r;
+    if (auto r = optimizer_rule(s, call, id_r, sigma, /*wrap=*/false, TfClass::KerasOptimizer))
+      return r;
     if (auto r = model_rule(s, call, id_r, sigma)) return r;
     if (auto r = checkpoint_rule(s, call, id_r, sigma)) return r;
     if (auto r = root_rank_assign_rule(s, call, id_r, sigma)) return r;
@@ -96,7 +97,8 @@ class TapeRules final : public RuleSet {
         !is_member(*call_args(*it).front(), *id_c, "iterations_per_epoch"))
       return std::nullopt;
     const Node& n = *call_args(*it).front();
-    ctx_.fire(s, "trans_S: adjust steps (iterations per epoch / hvd.size())", std::string(section()));
+    ctx_.fire(s, "trans_S: adjust steps (iterations per epoch / hvd.size())",
+              std::string(section()));
     Edits e{replace(n, ctx_.src(n) + " // " + size())};
     ++conditional_depth_;
     for (const char* f : {"body", "orelse"}) {
@@ -138,7 +140,8 @@ class TapeRules final : public RuleSet {
       for (const NodePtr& st : stmts) {
         if (!mentions_call(*st, tape, "gradient")) continue;
         std::size_t at = 0;
-        while (at < b.stmts.size() && b.stmts[at].source != st.get()) ++at;
+        while (at < b.stmts.size() && b.stmts[at].source != st.get())
+          ++at;
         OutStmt w = OutStmt::fresh(wrap);
         w.source = st.get();
         b.stmts.insert(b.stmts.begin() + static_cast<long>(at), w);
@@ -151,7 +154,8 @@ class TapeRules final : public RuleSet {
     Edits be = emit_block(stmts, b.stmts, ctx_.layout(), &s);
     e.insert(e.end(), be.begin(), be.end());
     StmtResult r = same(s, b.env, e);
-    for (std::string& w : after) r.stmts.push_back(OutStmt::fresh(std::move(w)));
+    for (std::string& w : after)
+      r.stmts.push_back(OutStmt::fresh(std::move(w)));
     return r;
   }
 
@@ -189,15 +193,17 @@ class TapeRules final : public RuleSet {
     auto ds = sigma.get("dataset");
     if (ds && method_receiver(f, "take") == ds) {
       if (auto e = scale_argument(call, {"count"}, "//", sigma, std::nullopt)) {
-        ctx_.fire(call, "trans_E: adjust steps (dataset.take / hvd.size())", std::string(section()));
+        ctx_.fire(call, "trans_E: adjust steps (dataset.take / hvd.size())",
+                  std::string(section()));
         return e;
       }
     }
     // Restriction 2.1.8: apply_gradients must be a statement or the right-hand side of one.
     auto recv = method_receiver(f, "apply_gradients");
     if (recv && sigma.has("optimizer:" + *recv))
-      ctx_.warn(call, "restriction 2.1.8: apply_gradients is nested inside an expression; the "
-                      "initial broadcast of the variables is not inserted",
+      ctx_.warn(call,
+                "restriction 2.1.8: apply_gradients is nested inside an expression; the "
+                "initial broadcast of the variables is not inserted",
                 {"write `" + *recv + ".apply_gradients(...)` as a statement of its own"});
     return std::nullopt;
   }
@@ -228,13 +234,15 @@ class TapeRules final : public RuleSet {
   // Amended: `id_z = list(...)` (a zip iterator is consumed by apply_gradients); one flag per
   // optimizer; `global` once, at the top of the function; inside @tf.function the flag is a
   // tf.Variable (docs/pyrewrite.md).
-  std::optional<StmtResult> apply_gradients_rule(const Node& s, const Node& call, const Env& sigma) {
+  std::optional<StmtResult> apply_gradients_rule(const Node& s, const Node& call,
+                                                 const Env& sigma) {
     auto recv = method_receiver(call_func(call), "apply_gradients");
     if (!recv) return std::nullopt;
     if (!sigma.has("optimizer:" + *recv) && !sigma.is("optimizer", *recv)) {
-      ctx_.warn(call, "restriction 2.1.9: '" + *recv + "' is not an optimizer created (by an "
-                      "assignment, before this point) where the rules can see it; the initial "
-                      "broadcast of the variables is not inserted");
+      ctx_.warn(call, "restriction 2.1.9: '" + *recv +
+                          "' is not an optimizer created (by an "
+                          "assignment, before this point) where the rules can see it; the initial "
+                          "broadcast of the variables is not inserted");
       return std::nullopt;
     }
     const Node* gv = nullptr;
@@ -252,14 +260,17 @@ class TapeRules final : public RuleSet {
     const std::string& h = hvd();
     std::string broadcast = "if not " + flag.name + ":\n    " + h +
                             ".broadcast_variables([x[1] for x in " + z + "], root_rank=0)\n    " +
-                            h + ".broadcast_variables(" + *recv + ".variables(), root_rank=0)\n    " +
+                            h + ".broadcast_variables(" + *recv +
+                            ".variables(), root_rank=0)\n    " +
                             (tf_fn ? flag.name + ".assign(True)" : flag.name + " = True");
     if (fr && !tf_fn) {
       bool have = false;
-      for (const std::string& g : fr->globals) have = have || g == flag.name;
+      for (const std::string& g : fr->globals)
+        have = have || g == flag.name;
       if (!have) fr->globals.push_back(flag.name);
     }
-    ctx_.fire(s, "trans_S: variable broadcasting after the first apply_gradients", std::string(section()));
+    ctx_.fire(s, "trans_S: variable broadcasting after the first apply_gradients",
+              std::string(section()));
     StmtResult r{{}, sigma};
     r.stmts.push_back(OutStmt::fresh(z + " = " + (is_list ? gv_text : "list(" + gv_text + ")")));
     r.stmts.push_back(OutStmt::keep(s, {replace(*gv, z)}));

@@ -24,7 +24,8 @@ SourceLayout::SourceLayout(const std::string& text) : text_(text), unit_("    ")
     std::size_t ind = line.find_first_not_of(" \t");
     if (ind == std::string_view::npos || line[ind] == '#') continue;
     std::string_view indent = line.substr(0, ind);
-    if (after_colon && indent.size() > prev_indent.size() && indent.substr(0, prev_indent.size()) == prev_indent) {
+    if (after_colon && indent.size() > prev_indent.size() &&
+        indent.substr(0, prev_indent.size()) == prev_indent) {
       unit_ = std::string(indent.substr(prev_indent.size()));
       break;
     }
@@ -56,7 +57,8 @@ std::string_view SourceLayout::source(const Node& n) const {
 std::string_view SourceLayout::indentation(std::uint32_t line) const {
   std::size_t b = line_begin(line), e = line_end_with_newline(line);
   std::size_t i = b;
-  while (i < e && (text_[i] == ' ' || text_[i] == '\t')) ++i;
+  while (i < e && (text_[i] == ' ' || text_[i] == '\t'))
+    ++i;
   return std::string_view(text_).substr(b, i - b);
 }
 

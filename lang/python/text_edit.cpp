@@ -19,7 +19,8 @@ Edits normalised(Edits edits) {
     if (std::find(out.begin(), out.end(), e) != out.end()) continue;
     if (!out.empty() && out.back().end > e.begin)
       throw InternalError("internal error: pyrewrite produced overlapping edits at byte " +
-                          std::to_string(e.begin) + " ('" + out.back().text + "' / '" + e.text + "')");
+                          std::to_string(e.begin) + " ('" + out.back().text + "' / '" + e.text +
+                          "')");
     out.push_back(std::move(e));
   }
   return out;
@@ -31,8 +32,7 @@ std::string apply_edits_in(const std::string& original, std::size_t begin, std::
                            const Edits& edits) {
   Edits inside;
   for (const TextEdit& e : edits)
-    if (e.begin >= begin && e.end <= end)
-      inside.push_back(e);
+    if (e.begin >= begin && e.end <= end) inside.push_back(e);
   inside = normalised(std::move(inside));
   std::string out;
   std::size_t pos = begin;

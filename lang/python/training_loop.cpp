@@ -33,15 +33,17 @@ LoopKind join(LoopKind a, LoopKind b) {
 
 namespace {
 
-SourceLoc loc_of(const Node& n) { return SourceLoc{n.span.line, n.span.col + 1}; }
+SourceLoc loc_of(const Node& n) {
+  return SourceLoc{n.span.line, n.span.col + 1};
+}
 
 // Summary ::= ModuleSummary id σ tl | FuncSummary tl | ClassSummary arg | ValueSummary s
 struct Summary {
   enum class Tag { Module, Func, Class, Value } tag;
-  std::string path;                 // Module: the module's qualified name
-  LoopKind tl = LoopKind::None;     // Func
-  bool model = false;               // Class: arg = Model
-  std::string value;                // Value: s ("model_instance")
+  std::string path;              // Module: the module's qualified name
+  LoopKind tl = LoopKind::None;  // Func
+  bool model = false;            // Class: arg = Model
+  std::string value;             // Value: s ("model_instance")
 };
 
 // σ ∈ Σ = Id ⇀fin Summary
@@ -54,7 +56,8 @@ class Summarizer {
   // summary_S̄⟦stmt_1 ... stmt_n⟧(σ) = (σ_n, tl_1 ⊔ ... ⊔ tl_n)
   LoopKind summary_Sbar(const std::vector<NodePtr>& stmts, Sigma& sigma) {
     LoopKind tl = LoopKind::None;
-    for (const NodePtr& s : stmts) tl = join(tl, summary_S(*s, sigma));
+    for (const NodePtr& s : stmts)
+      tl = join(tl, summary_S(*s, sigma));
     return tl;
   }
 
@@ -68,7 +71,9 @@ class Summarizer {
     imports_ = imports_.with("import:" + local, path);
   }
 
-  std::optional<std::string> resolved(const Node& e, const Sigma&) const { return resolve(e, imports_); }
+  std::optional<std::string> resolved(const Node& e, const Sigma&) const {
+    return resolve(e, imports_);
+  }
 
   void evidence(LoopKind k, const Node& at, std::string what) {
     out.evidence.push_back({k, loc_of(at), std::move(what)});
@@ -77,7 +82,8 @@ class Summarizer {
   bool is_model_class(const Node& base, const Sigma& sigma) const {
     if (base.is(Kind::Name)) {
       auto it = sigma.find(base.text("id"));
-      if (it != sigma.end() && it->second.tag == Summary::Tag::Class && it->second.model) return true;
+      if (it != sigma.end() && it->second.tag == Summary::Tag::Class && it->second.model)
+        return true;
     }
     auto q = resolved(base, sigma);
     return q && (*q == "tensorflow.keras.Model" || *q == "tensorflow.keras.Sequential");
@@ -105,11 +111,13 @@ class Summarizer {
       }
       // summary_S⟦(@expr)* class id (expr_11 ... (id_k =)? expr_2k) : stmt*⟧(σ) =
       //   IF expr_1i = id_c.keras.Model AND σ(id_c) = ModuleSummary "tensorflow" ... THEN
-      //     (σ[id ↦ ClassSummary Model], ⊥) ELIF (keywords likewise) ELSE (σ[id ↦ ClassSummary ⊥], ⊥)
+      //     (σ[id ↦ ClassSummary Model], ⊥) ELIF (keywords likewise) ELSE (σ[id ↦ ClassSummary ⊥],
+      //     ⊥)
       // Amended: a base that is itself a model class counts.
       case Kind::ClassDef: {
         bool model = false;
-        for (const NodePtr& b : s.list("bases")) model = model || is_model_class(*b, sigma);
+        for (const NodePtr& b : s.list("bases"))
+          model = model || is_model_class(*b, sigma);
         for (const NodePtr& k : s.list("keywords"))
           model = model || is_model_class(*k->child("value"), sigma);
         sigma[s.text("name")] = Summary{Summary::Tag::Class, "", LoopKind::None, model, ""};
@@ -118,7 +126,8 @@ class Summarizer {
       }
       // A strict form of assignment statements:
       // summary_S⟦id_r = id_c() (#type:s)?⟧(σ) =
-      //   IF σ(id_c) = ClassSummary Model THEN (σ[id_r ↦ ValueSummary "model_instance"], ⊥) ELSE (σ, ⊥)
+      //   IF σ(id_c) = ClassSummary Model THEN (σ[id_r ↦ ValueSummary "model_instance"], ⊥) ELSE
+      //   (σ, ⊥)
       // Amended: any arguments; Keras' own model constructors; the value's calls are summarised.
       case Kind::Assign: {
         const Node& v = *s.child("value");
@@ -134,19 +143,23 @@ class Summarizer {
             out.model_instances.insert(targets[0]->text("id"));
           }
         }
+        // Restriction 3.1.4: nor assigned to a variable.
+        passed_function(v, sigma, "assigned to a variable");
         return summary_E(v, sigma);
       }
       case Kind::AugAssign:
       case Kind::AnnAssign:
       case Kind::Return:
         return s.child("value") ? summary_E(*s.child("value"), sigma) : LoopKind::None;
-      // summary_S⟦(async)? for ... : stmt_1* (else : stmt_2*)?⟧(σ) = LET _, tl = summary_S̄⟦stmt_1*⟧(σ) IN (σ, tl)
-      // summary_S⟦while (expr) : stmt_1* (else : stmt_2*)?⟧(σ) = likewise
+      // summary_S⟦(async)? for ... : stmt_1* (else : stmt_2*)?⟧(σ) = LET _, tl =
+      // summary_S̄⟦stmt_1*⟧(σ) IN (σ, tl) summary_S⟦while (expr) : stmt_1* (else : stmt_2*)?⟧(σ) =
+      // likewise
       case Kind::For:
       case Kind::AsyncFor:
       case Kind::While: {
         LoopKind tl = summary_body(s, "body", sigma);
-        if (s.is(Kind::For) || s.is(Kind::AsyncFor)) tl = join(tl, summary_E(*s.child("iter"), sigma));
+        if (s.is(Kind::For) || s.is(Kind::AsyncFor))
+          tl = join(tl, summary_E(*s.child("iter"), sigma));
         return tl;
       }
       // summary_S⟦(async)? with with_item* : stmt*⟧(σ) =
@@ -156,7 +169,8 @@ class Summarizer {
         LoopKind w = LoopKind::None;
         // summary_W̄⟦with_item_1 ... with_item_n⟧(σ) = summary_W⟦with_item_1⟧(σ) ⊔ ...
         // summary_W⟦expr_1 as expr_2?⟧(σ) = summary_E⟦expr_1⟧(σ)
-        for (const NodePtr& i : s.list("items")) w = join(w, summary_E(*i->child("context_expr"), sigma));
+        for (const NodePtr& i : s.list("items"))
+          w = join(w, summary_E(*i->child("context_expr"), sigma));
         return join(w, summary_body(s, "body", sigma));
       }
       // summary_S⟦try : stmt_1* ...⟧(σ) = (σ, summary_S̄⟦stmt_1*⟧(σ))
@@ -168,15 +182,17 @@ class Summarizer {
       case Kind::If: {
         LoopKind tl = join(summary_body(s, "body", sigma), summary_body(s, "orelse", sigma));
         if (tl != LoopKind::None && !is_main_guard(*s.child("test")))
-          out.diagnostics.push_back(Diagnostic{
-              Severity::Warning, loc_of(s),
-              "restriction 3.1.5: the training loop is defined conditionally",
-              {"the rewrite assumes the loop always runs; check the other branch"}});
+          out.diagnostics.push_back(
+              Diagnostic{Severity::Warning,
+                         loc_of(s),
+                         "restriction 3.1.5: the training loop is defined conditionally",
+                         {"the rewrite assumes the loop always runs; check the other branch"}});
         return tl;
       }
       // summary_S⟦import alias*⟧(σ) = (summary_Ā⟦alias*⟧(σ), ⊥)
       case Kind::Import:
-        for (const NodePtr& a : s.list("names")) summary_A(*a, sigma);
+        for (const NodePtr& a : s.list("names"))
+          summary_A(*a, sigma);
         return LoopKind::None;
       // summary_S⟦from i id* import alias*⟧(σ): the names get ModuleSummary (id* + id_k)
       case Kind::ImportFrom: {
@@ -204,7 +220,8 @@ class Summarizer {
     const Node& l = *test.child("left");
     const Node& r = *test.list("comparators").front();
     auto is_main = [](const Node& n) {
-      return n.is(Kind::Constant) && n.constant_type == ConstantType::Str && n.str_value == "__main__";
+      return n.is(Kind::Constant) && n.constant_type == ConstantType::Str &&
+             n.str_value == "__main__";
     };
     return (is_name(l, "__name__") && is_main(r)) || (is_name(r, "__name__") && is_main(l));
   }
@@ -240,7 +257,8 @@ class Summarizer {
       }
       auto fit = method_receiver(f, "fit");
       auto it = fit ? sigma.find(*fit) : sigma.end();
-      if (it != sigma.end() && it->second.tag == Summary::Tag::Value && it->second.value == "model_instance") {
+      if (it != sigma.end() && it->second.tag == Summary::Tag::Value &&
+          it->second.value == "model_instance") {
         tl = join(tl, LoopKind::Keras);
         evidence(LoopKind::Keras, e, *fit + ".fit");
       }
@@ -262,8 +280,10 @@ class Summarizer {
         if (fn != sigma.end() && fn->second.tag == Summary::Tag::Func) tl = join(tl, fn->second.tl);
       }
       // Restriction 3.1.4: a function holding a training loop must not be passed as an argument.
-      for (const NodePtr& a : call_args(e)) passed_function(*a, sigma);
-      for (const NodePtr& k : call_keywords(e)) passed_function(*k->child("value"), sigma);
+      for (const NodePtr& a : call_args(e))
+        passed_function(*a, sigma, "passed as an argument");
+      for (const NodePtr& k : call_keywords(e))
+        passed_function(*k->child("value"), sigma, "passed as an argument");
     }
     for (const Field& fl : e.fields) {
       if (fl.tag == Field::Tag::Node && category(fl.node->kind) == Category::Expr)
@@ -280,14 +300,15 @@ class Summarizer {
     return tl;
   }
 
-  void passed_function(const Node& a, const Sigma& sigma) {
+  void passed_function(const Node& a, const Sigma& sigma, const std::string& how) {
     if (!a.is(Kind::Name)) return;
     auto fn = sigma.find(a.text("id"));
-    if (fn != sigma.end() && fn->second.tag == Summary::Tag::Func && fn->second.tl != LoopKind::None)
+    if (fn != sigma.end() && fn->second.tag == Summary::Tag::Func &&
+        fn->second.tl != LoopKind::None)
       out.diagnostics.push_back(Diagnostic{
-          Severity::Warning, loc_of(a),
-          "restriction 3.1.4: function '" + a.text("id") +
-              "' holds a training loop and is passed as an argument",
+          Severity::Warning,
+          loc_of(a),
+          "restriction 3.1.4: function '" + a.text("id") + "' holds a training loop and is " + how,
           {"training-loop identification follows direct calls only"}});
   }
 };

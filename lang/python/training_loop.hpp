@@ -20,7 +20,8 @@ namespace adlang::py {
 
 enum class LoopKind { None, Keras, Tape, Session, Monitored, Conflict };
 
-std::string_view loop_kind_name(LoopKind k);  // "none", "keras", "tape", "session", "monitored", "conflict"
+std::string_view loop_kind_name(
+    LoopKind k);  // "none", "keras", "tape", "session", "monitored", "conflict"
 // tl_1 ⊔ tl_2
 LoopKind join(LoopKind a, LoopKind b);
 
@@ -36,8 +37,8 @@ struct ModuleSummary {
   std::set<std::string> model_classes;    // classes derived from keras.Model
   std::set<std::string> model_instances;  // names bound to model instances
   bool imports_tensorflow = false;
-  SourceLoc horovod_import;               // known() when the script imports horovod already
-  std::vector<Diagnostic> diagnostics;    // Sec. 3.1 restrictions 4 and 5
+  SourceLoc horovod_import;             // known() when the script imports horovod already
+  std::vector<Diagnostic> diagnostics;  // Sec. 3.1 restrictions 4 and 5
 };
 
 // summary_M⟦id stmt* type_ignore⟧

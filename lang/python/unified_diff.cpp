@@ -27,7 +27,8 @@ struct Step {
 };
 
 // Myers' O((N+M)D) shortest edit script.
-std::vector<Step> myers(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b) {
+std::vector<Step> myers(const std::vector<std::string_view>& a,
+                        const std::vector<std::string_view>& b) {
   const long n = static_cast<long>(a.size()), m = static_cast<long>(b.size());
   const long max = n + m;
   std::vector<long> v(2 * static_cast<std::size_t>(max) + 2, 0);
@@ -38,9 +39,10 @@ std::vector<Step> myers(const std::vector<std::string_view>& a, const std::vecto
     bool done = false;
     for (long k = -d; k <= d; k += 2) {
       long x = (k == -d || (k != d && v[k - 1 + off] < v[k + 1 + off])) ? v[k + 1 + off]
-                                                                         : v[k - 1 + off] + 1;
+                                                                        : v[k - 1 + off] + 1;
       long y = x - k;
-      while (x < n && y < m && a[x] == b[y]) ++x, ++y;
+      while (x < n && y < m && a[x] == b[y])
+        ++x, ++y;
       v[k + off] = x;
       if (x >= n && y >= m) {
         done = true;
@@ -88,15 +90,19 @@ std::string unified_diff(const std::string& before, const std::string& after,
   auto a = split_lines(before), b = split_lines(after);
   // Common prefix and suffix are cut before the quadratic-in-D search.
   std::size_t pre = 0;
-  while (pre < a.size() && pre < b.size() && a[pre] == b[pre]) ++pre;
+  while (pre < a.size() && pre < b.size() && a[pre] == b[pre])
+    ++pre;
   std::size_t suf = 0;
   while (suf < a.size() - pre && suf < b.size() - pre &&
          a[a.size() - 1 - suf] == b[b.size() - 1 - suf])
     ++suf;
-  std::vector<std::string_view> ma(a.begin() + pre, a.end() - suf), mb(b.begin() + pre, b.end() - suf);
+  std::vector<std::string_view> ma(a.begin() + pre, a.end() - suf),
+      mb(b.begin() + pre, b.end() - suf);
   std::vector<Step> steps;
-  for (std::size_t i = 0; i < pre; ++i) steps.push_back({Op::Keep, i, i});
-  for (Step s : myers(ma, mb)) steps.push_back({s.op, s.a + pre, s.b + pre});
+  for (std::size_t i = 0; i < pre; ++i)
+    steps.push_back({Op::Keep, i, i});
+  for (Step s : myers(ma, mb))
+    steps.push_back({s.op, s.a + pre, s.b + pre});
   for (std::size_t i = 0; i < suf; ++i)
     steps.push_back({Op::Keep, a.size() - suf + i, b.size() - suf + i});
 

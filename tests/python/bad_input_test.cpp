@@ -43,7 +43,9 @@ TEST(BadInput, SyntaxErrorColumnCountsBytesAfterNonAscii) {
   EXPECT_EQ(r.diagnostics[0].loc.line, 2u);
 }
 
-TEST(BadInput, EmptyFileIsLeftAlone) { check("empty", py::RewriteStatus::Unchanged); }
+TEST(BadInput, EmptyFileIsLeftAlone) {
+  check("empty", py::RewriteStatus::Unchanged);
+}
 
 TEST(BadInput, NonUtf8BytesAreReportedAtTheirPosition) {
   auto r = check("not_utf8", py::RewriteStatus::Failed);
@@ -52,7 +54,9 @@ TEST(BadInput, NonUtf8BytesAreReportedAtTheirPosition) {
   EXPECT_EQ(r.diagnostics[0].loc.col, 12u);
 }
 
-TEST(BadInput, ScriptWithoutTensorFlowIsLeftAlone) { check("no_tensorflow", py::RewriteStatus::Unchanged); }
+TEST(BadInput, ScriptWithoutTensorFlowIsLeftAlone) {
+  check("no_tensorflow", py::RewriteStatus::Unchanged);
+}
 
 TEST(BadInput, TwoKindsOfTrainingLoopAreAnError) {
   auto r = check("two_loops", py::RewriteStatus::Failed);
@@ -80,7 +84,8 @@ TEST(BadInput, ScriptWithoutTrainingLoopIsLeftAlone) {
 TEST(BadInput, LoopRestrictionsAreWarnings) {
   auto r = check("conditional_loop", py::RewriteStatus::Rewritten);
   int warnings = 0;
-  for (const auto& d : r.diagnostics) warnings += d.severity == Severity::Warning;
+  for (const auto& d : r.diagnostics)
+    warnings += d.severity == Severity::Warning;
   EXPECT_GE(warnings, 2);
 }
 

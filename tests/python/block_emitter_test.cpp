@@ -24,11 +24,13 @@ std::string emit(const std::string& src, bool module, F make) {
 
 TEST(BlockEmitter, KeepingEverythingChangesNothing) {
   std::string src = "x = 1  # c\n\n# lone comment\ny = 2\n";
-  EXPECT_EQ(emit(src, true, [](const auto& b) {
-              StmtList l;
-              for (const auto& s : b) l.push_back(OutStmt::keep(*s));
-              return l;
-            }),
+  EXPECT_EQ(emit(src, true,
+                 [](const auto& b) {
+                   StmtList l;
+                   for (const auto& s : b)
+                     l.push_back(OutStmt::keep(*s));
+                   return l;
+                 }),
             src);
 }
 
@@ -56,21 +58,24 @@ TEST(BlockEmitter, UsesTheFilesIndentationUnit) {
 
 TEST(BlockEmitter, RemovesAStatementWithItsLine) {
   std::string src = "a = 1\nb = 2  # gone\nc = 3\n";
-  EXPECT_EQ(emit(src, true, [](const auto& b) {
-              return StmtList{OutStmt::keep(*b[0]), OutStmt::keep(*b[2])};
-            }),
+  EXPECT_EQ(emit(src, true,
+                 [](const auto& b) {
+                   return StmtList{OutStmt::keep(*b[0]), OutStmt::keep(*b[2])};
+                 }),
             "a = 1\nc = 3\n");
 }
 
 TEST(BlockEmitter, RemovesAStatementSharingItsLine) {
   std::string src = "a = 1; b = 2; c = 3\n";
-  EXPECT_EQ(emit(src, true, [](const auto& b) {
-              return StmtList{OutStmt::keep(*b[0]), OutStmt::keep(*b[2])};
-            }),
+  EXPECT_EQ(emit(src, true,
+                 [](const auto& b) {
+                   return StmtList{OutStmt::keep(*b[0]), OutStmt::keep(*b[2])};
+                 }),
             "a = 1; c = 3\n");
-  EXPECT_EQ(emit(src, true, [](const auto& b) {
-              return StmtList{OutStmt::keep(*b[0]), OutStmt::keep(*b[1])};
-            }),
+  EXPECT_EQ(emit(src, true,
+                 [](const auto& b) {
+                   return StmtList{OutStmt::keep(*b[0]), OutStmt::keep(*b[1])};
+                 }),
             "a = 1; b = 2\n");
 }
 
@@ -151,15 +156,17 @@ TEST(BlockEmitter, FileWithoutFinalNewline) {
 
 TEST(BlockEmitter, ReorderingOriginalsIsABug) {
   std::string src = "a = 1\nb = 2\n";
-  EXPECT_THROW(emit(src, true, [](const auto& b) {
-                 return StmtList{OutStmt::keep(*b[1]), OutStmt::keep(*b[0])};
-               }),
+  EXPECT_THROW(emit(src, true,
+                    [](const auto& b) {
+                      return StmtList{OutStmt::keep(*b[1]), OutStmt::keep(*b[0])};
+                    }),
                InternalError);
 }
 
 TEST(TextEdits, OverlappingReplacementsAreABug) {
   EXPECT_THROW(apply_edits("abcdef", {{0, 3, "x"}, {2, 4, "y"}}), InternalError);
-  EXPECT_EQ(apply_edits("abcdef", {{3, 3, "1"}, {3, 3, "2"}, {0, 1, "A"}, {3, 3, "1"}}), "Abc12def");
+  EXPECT_EQ(apply_edits("abcdef", {{3, 3, "1"}, {3, 3, "2"}, {0, 1, "A"}, {3, 3, "1"}}),
+            "Abc12def");
 }
 
 }  // namespace

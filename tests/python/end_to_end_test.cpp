@@ -58,7 +58,8 @@ TEST_P(EndToEnd, UntouchedLinesAreByteIdentical) {
     if (l[0] != '-') continue;
     ++removed;
     bool near = false;
-    for (const auto& f : r.firings) near = near || (line >= f.loc.line && line <= f.loc.line + 2);
+    for (const auto& f : r.firings)
+      near = near || (line >= f.loc.line && line <= f.loc.line + 2);
     EXPECT_TRUE(near) << name << ": line " << line << " changed but no rule fired on it: " << l;
     ++line;
   }
@@ -71,7 +72,8 @@ TEST(EndToEnd, EachPatternHasAnExample) {
   std::vector<std::string> s = scripts();
   for (const char* p : {"keras_", "tape_", "session_", "monitored_"}) {
     bool found = false;
-    for (const std::string& n : s) found = found || n.rfind(p, 0) == 0;
+    for (const std::string& n : s)
+      found = found || n.rfind(p, 0) == 0;
     EXPECT_TRUE(found) << p;
   }
 }

@@ -15,7 +15,9 @@ namespace adlang::test {
 
 namespace fs = std::filesystem;
 
-std::string source_dir() { return ADLANG_SOURCE_DIR; }
+std::string source_dir() {
+  return ADLANG_SOURCE_DIR;
+}
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -24,7 +26,9 @@ std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-bool file_exists(const std::string& path) { return fs::exists(path); }
+bool file_exists(const std::string& path) {
+  return fs::exists(path);
+}
 
 std::vector<std::string> files_with_suffix(const std::string& dir, const std::string& suffix) {
   std::vector<std::string> out;
@@ -57,7 +61,8 @@ std::string render_log(const std::string& label, const std::string& input,
   s += "\ndetected: " + std::string(py::loop_kind_name(r.detected)) + "\n";
   if (!r.reason.empty()) s += "reason: " + r.reason + "\n";
   SourceFile file(label, input);
-  for (const Diagnostic& d : r.diagnostics) s += render(d, &file, label);
+  for (const Diagnostic& d : r.diagnostics)
+    s += render(d, &file, label);
   for (const auto& f : r.firings)
     s += "rule " + std::to_string(f.loc.line) + ":" + std::to_string(f.loc.col) + " " + f.rule +
          " (Sec. " + f.section + ")\n";
@@ -79,7 +84,8 @@ namespace {
 std::vector<std::string> lines(const std::string& s) {
   std::vector<std::string> out;
   std::istringstream in(s);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
+  for (std::string l; std::getline(in, l);)
+    out.push_back(l);
   return out;
 }
 
@@ -95,7 +101,8 @@ void expect_well_formed(const std::string& label, const std::string& input,
   for (const std::string& l : lines(input)) {
     std::size_t p = l.find_first_not_of(" \t");
     if (p == std::string::npos || l[p] != '#') continue;
-    while (at < out.size() && out[at].find(l.substr(p)) == std::string::npos) ++at;
+    while (at < out.size() && out[at].find(l.substr(p)) == std::string::npos)
+      ++at;
     EXPECT_LT(at, out.size()) << label << ": comment line lost: " << l;
   }
   // Rewriting the result again changes nothing: it imports horovod now.

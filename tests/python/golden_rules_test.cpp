@@ -21,7 +21,8 @@ struct Case {
 std::vector<Case> cases() {
   std::vector<Case> out;
   for (const char* p : {"keras", "tape", "session", "monitored"})
-    for (const std::string& f : files_with_suffix(source_dir() + "/tests/python/golden/" + p, ".before.py"))
+    for (const std::string& f :
+         files_with_suffix(source_dir() + "/tests/python/golden/" + p, ".before.py"))
       out.push_back({p, f.substr(0, f.size() - std::string(".before.py").size())});
   return out;
 }
@@ -50,7 +51,9 @@ INSTANTIATE_TEST_SUITE_P(Golden, RuleBranch, ::testing::ValuesIn(cases()),
 // Every pattern directory has cases (a missing directory would make the suite vacuous).
 TEST(RuleBranch, EveryPatternHasGoldenCases) {
   for (const char* p : {"keras", "tape", "session", "monitored"})
-    EXPECT_GE(files_with_suffix(source_dir() + "/tests/python/golden/" + p, ".before.py").size(), 5u) << p;
+    EXPECT_GE(files_with_suffix(source_dir() + "/tests/python/golden/" + p, ".before.py").size(),
+              5u)
+        << p;
 }
 
 }  // namespace

@@ -27,7 +27,8 @@ struct CliRun {
 CliRun run(std::vector<std::string> args) {
   args.insert(args.begin(), {"adlang", "pyrewrite"});
   std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
+  for (std::string& a : args)
+    argv.push_back(a.data());
   std::ostringstream out, err;
   auto* old_out = std::cout.rdbuf(out.rdbuf());
   auto* old_err = std::cerr.rdbuf(err.rdbuf());
@@ -44,15 +45,17 @@ CliRun run(std::vector<std::string> args) {
   return {code, out.str(), err.str()};
 }
 
-std::string example(const std::string& name) { return source_dir() + "/examples/python/" + name; }
+std::string example(const std::string& name) {
+  return source_dir() + "/examples/python/" + name;
+}
 
 class TempDir {
  public:
   TempDir() {
     static int counter = 0;
     path_ = fs::temp_directory_path() /
-            ("adlang-pyrewrite-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+            ("adlang-pyrewrite-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) +
+             "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(path_);
     fs::create_directories(path_);
   }
@@ -92,12 +95,14 @@ TEST(PyrewriteCli, JsonForTooling) {
 }
 
 TEST(PyrewriteCli, PatternOverridesIdentification) {
-  CliRun r = run({source_dir() + "/tests/python/golden/diagnostics/two_loops.py", "--pattern", "tape"});
+  CliRun r =
+      run({source_dir() + "/tests/python/golden/diagnostics/two_loops.py", "--pattern", "tape"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("hvd.DistributedGradientTape(tape)"), std::string::npos);
   CliRun auto_ = run({source_dir() + "/tests/python/golden/diagnostics/two_loops.py"});
   EXPECT_EQ(auto_.code, 3);
-  EXPECT_NE(auto_.err.find("two_loops.py:7:6: error: restriction 3.1.3"), std::string::npos) << auto_.err;
+  EXPECT_NE(auto_.err.find("two_loops.py:7:6: error: restriction 3.1.3"), std::string::npos)
+      << auto_.err;
 }
 
 TEST(PyrewriteCli, SyntaxErrorExitsWith3) {
@@ -125,10 +130,12 @@ TEST(PyrewriteCli, OutputFileIsWrittenAndInputUntouched) {
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(read_file(in), text);
-  EXPECT_EQ(read_file(out), read_file(source_dir() + "/tests/python/golden/e2e/tape_regression.after.py"));
+  EXPECT_EQ(read_file(out),
+            read_file(source_dir() + "/tests/python/golden/e2e/tape_regression.after.py"));
   // No temporary file is left behind.
   int files = 0;
-  for (const auto& e : fs::directory_iterator(d.path())) files += e.is_regular_file();
+  for (const auto& e : fs::directory_iterator(d.path()))
+    files += e.is_regular_file();
   EXPECT_EQ(files, 2);
 }
 
@@ -139,7 +146,8 @@ TEST(PyrewriteCli, InPlaceRewritesTheInput) {
   fs::permissions(in, fs::perms::owner_read | fs::perms::owner_write | fs::perms::owner_exec);
   CliRun r = run({in, "--in-place"});
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(read_file(in), read_file(source_dir() + "/tests/python/golden/e2e/session_assigned.after.py"));
+  EXPECT_EQ(read_file(in),
+            read_file(source_dir() + "/tests/python/golden/e2e/session_assigned.after.py"));
   EXPECT_TRUE((fs::status(in).permissions() & fs::perms::owner_exec) != fs::perms::none);
 }
 
@@ -153,13 +161,16 @@ TEST(PyrewriteCli, UnchangedScriptsSayWhy) {
   EXPECT_NE(e.err.find("empty"), std::string::npos);
   CliRun nu = run({source_dir() + "/tests/python/golden/diagnostics/not_utf8.py"});
   EXPECT_EQ(nu.code, 3);
-  EXPECT_NE(nu.err.find("not_utf8.py:2:12: error: the script is not valid UTF-8"), std::string::npos) << nu.err;
+  EXPECT_NE(nu.err.find("not_utf8.py:2:12: error: the script is not valid UTF-8"),
+            std::string::npos)
+      << nu.err;
 }
 
 TEST(PyrewriteCli, DirectoryRewritesTheScriptWithTheTrainingLoop) {
   TempDir d;
   fs::create_directories(d.path() / "pkg");
-  write_file(d / "pkg/model.py", read_file(source_dir() + "/tests/python/golden/diagnostics/no_training_loop.py"));
+  write_file(d / "pkg/model.py",
+             read_file(source_dir() + "/tests/python/golden/diagnostics/no_training_loop.py"));
   write_file(d / "pkg/util.py", "def helper():\n    return 1\n");
   write_file(d / "train.py", read_file(example("keras_mnist.py")));
   TempDir o;
@@ -168,7 +179,8 @@ TEST(PyrewriteCli, DirectoryRewritesTheScriptWithTheTrainingLoop) {
   EXPECT_NE(r.err.find("pkg/model.py: unchanged (no training loop)"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("pkg/util.py: unchanged (no training loop)"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("train.py: holds the training loop (keras)"), std::string::npos) << r.err;
-  EXPECT_EQ(read_file(o / "train.py"), read_file(source_dir() + "/tests/python/golden/e2e/keras_mnist.after.py"));
+  EXPECT_EQ(read_file(o / "train.py"),
+            read_file(source_dir() + "/tests/python/golden/e2e/keras_mnist.after.py"));
   EXPECT_FALSE(fs::exists(o / "pkg/model.py"));
 }
 

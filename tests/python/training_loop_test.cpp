@@ -7,7 +7,9 @@
 namespace adlang::py {
 namespace {
 
-LoopKind loop_of(const std::string& src) { return summary_M(*parse_module("t.py", src)).loop; }
+LoopKind loop_of(const std::string& src) {
+  return summary_M(*parse_module("t.py", src)).loop;
+}
 
 TEST(TrainingLoop, JoinIsTheLattice) {
   EXPECT_EQ(join(LoopKind::None, LoopKind::Tape), LoopKind::Tape);
@@ -19,12 +21,16 @@ TEST(TrainingLoop, JoinIsTheLattice) {
 }
 
 TEST(TrainingLoop, FindsEachKind) {
-  EXPECT_EQ(loop_of("import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x)\n"), LoopKind::Keras);
-  EXPECT_EQ(loop_of("import tensorflow as tf\nwith tf.GradientTape() as t: pass\n"), LoopKind::Tape);
-  EXPECT_EQ(loop_of("import tensorflow.compat.v1 as tf\nwith tf.Session() as s: pass\n"), LoopKind::Session);
+  EXPECT_EQ(loop_of("import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit(x)\n"),
+            LoopKind::Keras);
+  EXPECT_EQ(loop_of("import tensorflow as tf\nwith tf.GradientTape() as t: pass\n"),
+            LoopKind::Tape);
+  EXPECT_EQ(loop_of("import tensorflow.compat.v1 as tf\nwith tf.Session() as s: pass\n"),
+            LoopKind::Session);
   EXPECT_EQ(loop_of("import tensorflow as tf\ns = tf.compat.v1.Session()\n"), LoopKind::Session);
-  EXPECT_EQ(loop_of("import tensorflow as tf\nwith tf.train.MonitoredTrainingSession() as s: pass\n"),
-            LoopKind::Monitored);
+  EXPECT_EQ(
+      loop_of("import tensorflow as tf\nwith tf.train.MonitoredTrainingSession() as s: pass\n"),
+      LoopKind::Monitored);
   EXPECT_EQ(loop_of("import tensorflow as tf\nx = tf.constant(1)\n"), LoopKind::None);
 }
 
@@ -38,10 +44,10 @@ TEST(TrainingLoop, UserModelClassesAndCompiledModels) {
 }
 
 TEST(TrainingLoop, LoopsInsideFunctionsAndMainGuards) {
-  auto s = summary_M(*parse_module(
-      "t.py",
-      "import tensorflow as tf\ndef train():\n    with tf.GradientTape() as t: pass\n"
-      "if __name__ == '__main__':\n    train()\n"));
+  auto s = summary_M(
+      *parse_module("t.py",
+                    "import tensorflow as tf\ndef train():\n    with tf.GradientTape() as t: pass\n"
+                    "if __name__ == '__main__':\n    train()\n"));
   EXPECT_EQ(s.loop, LoopKind::Tape);
   EXPECT_TRUE(s.diagnostics.empty());
 }
@@ -57,7 +63,8 @@ TEST(TrainingLoop, ImportsOfHorovodAndTensorFlow) {
   auto s = summary_M(*parse_module("t.py", "import os\nfrom horovod import tensorflow as hvd\n"));
   EXPECT_TRUE(s.horovod_import.known());
   EXPECT_FALSE(s.imports_tensorflow);
-  EXPECT_TRUE(summary_M(*parse_module("t.py", "from tensorflow import keras\n")).imports_tensorflow);
+  EXPECT_TRUE(
+      summary_M(*parse_module("t.py", "from tensorflow import keras\n")).imports_tensorflow);
 }
 
 }  // namespace

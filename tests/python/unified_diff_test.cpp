@@ -5,7 +5,9 @@
 namespace adlang::py {
 namespace {
 
-TEST(UnifiedDiff, EqualTextsHaveNoDiff) { EXPECT_EQ(unified_diff("a\nb\n", "a\nb\n", "x", "y"), ""); }
+TEST(UnifiedDiff, EqualTextsHaveNoDiff) {
+  EXPECT_EQ(unified_diff("a\nb\n", "a\nb\n", "x", "y"), "");
+}
 
 TEST(UnifiedDiff, OneInsertion) {
   EXPECT_EQ(unified_diff("1\n2\n3\n4\n5\n6\n7\n8\n", "1\n2\n3\n4\nnew\n5\n6\n7\n8\n", "a/f", "b/f"),
@@ -16,7 +18,10 @@ TEST(UnifiedDiff, ChangeAndSeparateHunks) {
   std::string a, b;
   for (int i = 1; i <= 20; ++i) {
     a += std::to_string(i) + "\n";
-    b += (i == 2 ? std::string("two") : i == 18 ? std::string("eighteen") : std::to_string(i)) + "\n";
+    b += (i == 2    ? std::string("two")
+          : i == 18 ? std::string("eighteen")
+                    : std::to_string(i)) +
+         "\n";
   }
   EXPECT_EQ(unified_diff(a, b, "a", "b"),
             "--- a\n+++ b\n@@ -1,5 +1,5 @@\n 1\n-2\n+two\n 3\n 4\n 5\n"
@@ -25,7 +30,8 @@ TEST(UnifiedDiff, ChangeAndSeparateHunks) {
 
 TEST(UnifiedDiff, MissingFinalNewlineIsMarked) {
   EXPECT_EQ(unified_diff("a", "b", "x", "y"),
-            "--- x\n+++ y\n@@ -1,1 +1,1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n");
+            "--- x\n+++ y\n@@ -1,1 +1,1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at "
+            "end of file\n");
 }
 
 }  // namespace

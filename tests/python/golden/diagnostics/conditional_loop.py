@@ -5,7 +5,6 @@ if use_tape:
     with tf.GradientTape() as tape:
         loss = f()
 train = run_training
-schedule(train_step)
 
 
 def train_step():
@@ -14,3 +13,4 @@ def train_step():
 
 
 schedule(train_step)
+alias = train_step
