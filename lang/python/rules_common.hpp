@@ -118,6 +118,14 @@ class RuleSet {
   // Config proto (2.5, 2.6): id_r = tf.ConfigProto(...).
   std::optional<StmtResult> config_proto_rule(const Node& s, const Node& call,
                                               const std::string& id_r, const Env& sigma);
+  // The chain of strict assignment forms the TF1 patterns share (2.5, 2.6): minimized
+  // optimizer, config proto, learning rate schedules, optimizers, model, checkpoint, saver and
+  // initializer bookkeeping, root rank blocking of assigned results.
+  std::optional<StmtResult> tf1_assign_rules(const Node& s, const Node& call,
+                                             const std::string& id_r, const Env& sigma);
+  // trans_S⟦(#type:s)? with with_item* : stmt*⟧(σ) of 2.5 and 2.6: the ConfigProto is inserted
+  // before the statement when trans_W gave a session `config=<pending_config_>`.
+  StmtResult tf1_with_rule(const Node& s, const Env& sigma);
   // The ConfigProto lines the TF1 with-rules insert (named `name`).
   std::string session_config_code(const std::string& name, const std::string& tf) const;
   // Amended TF1 bookkeeping: tf.train.Saver and tf.global_variables_initializer() variables.
@@ -157,9 +165,10 @@ class RuleSet {
   bool pure_for_printing(const Node& e, const Env& sigma) const;
 
   RewriteContext& ctx_;
-  bool import_done_ = false;             // the horovod import is inserted once
-  int depth_ = 0;                        // nesting of compound statements being rewritten
-  int conditional_depth_ = 0;            // inside if/while/for/try bodies (restriction 2.1.7)
+  bool import_done_ = false;    // the horovod import is inserted once
+  std::string pending_config_;  // TF1: the fresh ConfigProto name trans_W passed to a session
+  int depth_ = 0;               // nesting of compound statements being rewritten
+  int conditional_depth_ = 0;   // inside if/while/for/try bodies (restriction 2.1.7)
   const Node* current_top_ = nullptr;    // the module-level statement being rewritten
   const Node* tf_import_top_ = nullptr;  // the module-level statement holding the tf import
   std::string tf_import_name_;           // the tensorflow name bound there

@@ -20,43 +20,16 @@ class MonitoredRules final : public RuleSet {
   }
   Env trans_A(const Node& alias, const Env& sigma) override { return tf1_trans_A(alias, sigma); }
 
-  // A strict form of assignment statements (2.6).
+  // A strict form of assignment statements (2.6): the chain 2.5 and 2.6 share.
   std::optional<StmtResult> assign_call(const Node& s, const Node& call, const std::string& id_r,
                                         const Env& sigma) override {
-    if (auto r = minimize_rule(s, call, id_r, sigma)) return r;
-    if (auto r = config_proto_rule(s, call, id_r, sigma)) return r;
-    if (auto r = lr_scheduler_rule(s, call, id_r, sigma)) return r;
-    if (auto r = optimizer_rule(s, call, id_r, sigma, true, TfClass::KerasOptimizer)) return r;
-    if (auto r = optimizer_rule(s, call, id_r, sigma, true, TfClass::Tf1Optimizer)) return r;
-    if (auto r = model_rule(s, call, id_r, sigma)) return r;
-    if (auto r = checkpoint_rule(s, call, id_r, sigma)) return r;
-    if (auto r = tf1_bookkeeping_rule(s, call, id_r, sigma)) return r;
-    if (auto r = root_rank_assign_rule(s, call, id_r, sigma)) return r;
-    return std::nullopt;
+    return tf1_assign_rules(s, call, id_r, sigma);
   }
 
-  // trans_S⟦(#type:s)? with with_item* : stmt*⟧(σ) (2.6): as 2.5 with
-  //   IF σ_1 \ σ = ["monitored_session" ↦ id] THEN ([config = id_t.ConfigProto(), ...,
-  //     with with_item*' : stmt*'], σ_2)
+  // trans_S⟦(#type:s)? with with_item* : stmt*⟧(σ) (2.6): as 2.5, with
+  //   IF σ_1 \ σ = ["monitored_session" ↦ id] THEN ([config = id_t.ConfigProto(), ...], σ_2)
   std::optional<StmtResult> with_stmt(const Node& s, const Env& sigma) override {
-    pending_config_.clear();
-    auto [e, sigma1] = trans_Wbar(s.list("items"), sigma);
-    std::string config = pending_config_;
-    pending_config_.clear();
-    const auto& stmts = s.list("body");
-    ++depth_;
-    StmtResult b = trans_Sbar(stmts, sigma1);
-    --depth_;
-    Edits be = emit_block(stmts, b.stmts, ctx_.layout(), &s);
-    e.insert(e.end(), be.begin(), be.end());
-    StmtResult r{{}, b.env};
-    auto tf = sigma.get("tensor_flow_compat");
-    if (!config.empty() && tf) {
-      ctx_.fire(s, "trans_S: config (ConfigProto pinning the GPU)", std::string(section()));
-      r.stmts.push_back(OutStmt::fresh(session_config_code(config, *tf)));
-    }
-    r.stmts.push_back(OutStmt::keep(s, e));
-    return r;
+    return tf1_with_rule(s, sigma);
   }
 
   // A strict form of with item (2.6):
@@ -132,9 +105,6 @@ class MonitoredRules final : public RuleSet {
     ctx_.fire(call, "trans_E: adjust steps (StopAtStepHook / hvd.size())", std::string(section()));
     return Edits{replace(*target, operand(*target) + " // " + size())};
   }
-
- private:
-  std::string pending_config_;
 };
 
 }  // namespace

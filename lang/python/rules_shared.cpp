@@ -345,6 +345,51 @@ std::optional<StmtResult> RuleSet::config_proto_rule(const Node& s, const Node& 
   return r;
 }
 
+std::optional<StmtResult> RuleSet::tf1_assign_rules(const Node& s, const Node& call,
+                                                    const std::string& id_r, const Env& sigma) {
+  if (auto r = minimize_rule(s, call, id_r, sigma)) return r;
+  if (auto r = config_proto_rule(s, call, id_r, sigma)) return r;
+  if (auto r = lr_scheduler_rule(s, call, id_r, sigma)) return r;
+  if (auto r = optimizer_rule(s, call, id_r, sigma, true, TfClass::KerasOptimizer)) return r;
+  // Amended: TF1 optimizers (tf.train.AdamOptimizer, ...) are scaled and wrapped likewise.
+  if (auto r = optimizer_rule(s, call, id_r, sigma, true, TfClass::Tf1Optimizer)) return r;
+  if (auto r = model_rule(s, call, id_r, sigma)) return r;
+  if (auto r = checkpoint_rule(s, call, id_r, sigma)) return r;
+  if (auto r = tf1_bookkeeping_rule(s, call, id_r, sigma)) return r;
+  return root_rank_assign_rule(s, call, id_r, sigma);
+}
+
+// trans_S⟦(#type:s)? with with_item* : stmt*⟧(σ) (2.5; 2.6 with "monitored_session") =
+//   IF "config_proto" ∉ σ AND σ("tensor_flow_compat") = id_t THEN
+//     LET with_item*', σ_1 = trans_W̄⟦with_item*⟧(σ) IN LET stmt*', σ_2 = trans_S̄⟦stmt*⟧(σ_1) IN
+//     # Config
+//     IF σ_1 \ σ = ["session" ↦ id] THEN
+//       ([config = id_t.ConfigProto(), config.gpu_options.allow_growth = True,
+//         config.gpu_options.visible_device_list = str(hvd.local_rank()),
+//         with with_item*' : stmt*'], σ_2)
+//   ELSE ([with with_item*' : stmt*'], σ_2)
+// Amended: `config` is a fresh name (trans_W chose it and passed it to the session).
+StmtResult RuleSet::tf1_with_rule(const Node& s, const Env& sigma) {
+  pending_config_.clear();
+  auto [e, sigma1] = trans_Wbar(s.list("items"), sigma);
+  std::string config = pending_config_;
+  pending_config_.clear();
+  const auto& stmts = s.list("body");
+  ++depth_;
+  StmtResult b = trans_Sbar(stmts, sigma1);
+  --depth_;
+  Edits be = emit_block(stmts, b.stmts, ctx_.layout(), &s);
+  e.insert(e.end(), be.begin(), be.end());
+  StmtResult r{{}, b.env};
+  auto tf = sigma.get("tensor_flow_compat");
+  if (!config.empty() && tf) {
+    ctx_.fire(s, "trans_S: config (ConfigProto pinning the GPU)", std::string(section()));
+    r.stmts.push_back(OutStmt::fresh(session_config_code(config, *tf)));
+  }
+  r.stmts.push_back(OutStmt::keep(s, e));
+  return r;
+}
+
 std::string RuleSet::session_config_code(const std::string& name, const std::string& tf) const {
   return name + " = " + tf + ".ConfigProto()\n" + name + ".gpu_options.allow_growth = True\n" +
          name + ".gpu_options.visible_device_list = str(" + hvd() + ".local_rank())";
