@@ -200,7 +200,7 @@ int run_file(const Options& o, const fs::path& input, const fs::path* out_path,
   if (o.pattern != "auto") ro.pattern = py::pattern_from_name(o.pattern);
   py::RewriteResult r = py::rewrite_python(input.string(), text, ro);
   std::string label = input.string();
-  std::string diff = py::unified_diff(text, r.output, "a/" + label, "b/" + label);
+  std::string diff = o.diff ? py::unified_diff(text, r.output, "a/" + label, "b/" + label) : "";
   if (o.json) {
     std::cout << to_json(label, r, r.output, diff, o.diff) << "\n";
   } else {

@@ -3,6 +3,7 @@
 // keywords) nor with any name handed out before.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -21,6 +22,7 @@ class FreshNames {
  private:
   void collect(const Node& n);
   std::set<std::string> used_;
+  std::map<std::string, int, std::less<>> next_suffix_;  // per hint: the next suffix to try
 };
 
 }  // namespace adlang::py

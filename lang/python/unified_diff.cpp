@@ -1,7 +1,9 @@
 #include "lang/python/unified_diff.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace adlang::py {
@@ -76,6 +78,77 @@ std::vector<Step> myers(const std::vector<std::string_view>& a,
   return steps;
 }
 
+// Patience diff: lines that occur once in each range are matched in order (longest increasing
+// subsequence) and become anchors; the gaps between anchors go to Myers. A rewrite inserts and
+// changes few lines among many unique ones, so the gaps are small and time and memory stay
+// near-linear where plain Myers needs O((N+M)·D) memory.
+void diff_range(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b,
+                std::size_t a0, std::size_t a1, std::size_t b0, std::size_t b1,
+                std::vector<Step>& steps) {
+  // Common prefix and suffix.
+  while (a0 < a1 && b0 < b1 && a[a0] == b[b0])
+    steps.push_back({Op::Keep, a0++, b0++});
+  std::vector<Step> tail;
+  while (a1 > a0 && b1 > b0 && a[a1 - 1] == b[b1 - 1])
+    tail.push_back({Op::Keep, --a1, --b1});
+  if (a0 < a1 || b0 < b1) {
+    std::unordered_map<std::string_view, std::pair<int, std::size_t>> ca, cb;
+    for (std::size_t i = a0; i < a1; ++i) {
+      auto& e = ca[a[i]];
+      ++e.first;
+      e.second = i;
+    }
+    for (std::size_t j = b0; j < b1; ++j) {
+      auto& e = cb[b[j]];
+      ++e.first;
+      e.second = j;
+    }
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;  // unique in both, by position in a
+    for (std::size_t i = a0; i < a1; ++i) {
+      auto ia = ca.find(a[i]);
+      auto ib = cb.find(a[i]);
+      if (ia->second.first == 1 && ib != cb.end() && ib->second.first == 1)
+        pairs.push_back({i, ib->second.second});
+    }
+    // Longest increasing subsequence of the b positions (patience sorting).
+    std::vector<std::size_t> piles, prev(pairs.size(), SIZE_MAX), top;
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      auto it = std::lower_bound(piles.begin(), piles.end(), pairs[k].second);
+      std::size_t pile = static_cast<std::size_t>(it - piles.begin());
+      if (it == piles.end()) {
+        piles.push_back(pairs[k].second);
+        top.push_back(k);
+      } else {
+        *it = pairs[k].second;
+        top[pile] = k;
+      }
+      if (pile > 0) prev[k] = top[pile - 1];
+    }
+    std::vector<std::pair<std::size_t, std::size_t>> anchors;
+    for (std::size_t k = top.empty() ? SIZE_MAX : top.back(); k != SIZE_MAX; k = prev[k])
+      anchors.push_back(pairs[k]);
+    std::reverse(anchors.begin(), anchors.end());
+    if (anchors.empty()) {
+      std::vector<std::string_view> ma(a.begin() + static_cast<long>(a0),
+                                       a.begin() + static_cast<long>(a1));
+      std::vector<std::string_view> mb(b.begin() + static_cast<long>(b0),
+                                       b.begin() + static_cast<long>(b1));
+      for (Step s : myers(ma, mb))
+        steps.push_back({s.op, s.a + a0, s.b + b0});
+    } else {
+      std::size_t pa = a0, pb = b0;
+      for (const auto& [ia, ib] : anchors) {
+        diff_range(a, b, pa, ia, pb, ib, steps);
+        steps.push_back({Op::Keep, ia, ib});
+        pa = ia + 1;
+        pb = ib + 1;
+      }
+      diff_range(a, b, pa, a1, pb, b1, steps);
+    }
+  }
+  steps.insert(steps.end(), tail.rbegin(), tail.rend());
+}
+
 void put_line(std::string& out, char tag, std::string_view line) {
   out += tag;
   out += line;
@@ -88,23 +161,8 @@ std::string unified_diff(const std::string& before, const std::string& after,
                          const std::string& from_label, const std::string& to_label) {
   if (before == after) return {};
   auto a = split_lines(before), b = split_lines(after);
-  // Common prefix and suffix are cut before the quadratic-in-D search.
-  std::size_t pre = 0;
-  while (pre < a.size() && pre < b.size() && a[pre] == b[pre])
-    ++pre;
-  std::size_t suf = 0;
-  while (suf < a.size() - pre && suf < b.size() - pre &&
-         a[a.size() - 1 - suf] == b[b.size() - 1 - suf])
-    ++suf;
-  std::vector<std::string_view> ma(a.begin() + pre, a.end() - suf),
-      mb(b.begin() + pre, b.end() - suf);
   std::vector<Step> steps;
-  for (std::size_t i = 0; i < pre; ++i)
-    steps.push_back({Op::Keep, i, i});
-  for (Step s : myers(ma, mb))
-    steps.push_back({s.op, s.a + pre, s.b + pre});
-  for (std::size_t i = 0; i < suf; ++i)
-    steps.push_back({Op::Keep, a.size() - suf + i, b.size() - suf + i});
+  diff_range(a, b, 0, a.size(), 0, b.size(), steps);
 
   std::string out = "--- " + from_label + "\n+++ " + to_label + "\n";
   const std::size_t ctx = 3;

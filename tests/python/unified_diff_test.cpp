@@ -36,3 +36,29 @@ TEST(UnifiedDiff, MissingFinalNewlineIsMarked) {
 
 }  // namespace
 }  // namespace adlang::py
+
+namespace adlang::py {
+namespace {
+
+// A rewrite's diff: many unique lines, insertions spread over the file. Patience anchoring keeps
+// this linear (plain Myers needs O((N+M)·D) memory: gigabytes here).
+TEST(UnifiedDiff, LargeRewriteIsExactAndCheap) {
+  std::string a, b;
+  for (int i = 0; i < 20000; ++i) {
+    a += "line " + std::to_string(i) + "\n";
+    b += "line " + std::to_string(i) + "\n";
+    if (i % 4 == 0) b += "    inserted()\n";
+  }
+  std::string d = unified_diff(a, b, "a", "b");
+  std::size_t plus = 0, minus = 0, pos = 0;
+  while ((pos = d.find('\n', pos)) != std::string::npos) {
+    ++pos;
+    if (pos < d.size() && d[pos] == '+' && d.compare(pos, 3, "+++") != 0) ++plus;
+    if (pos < d.size() && d[pos] == '-' && d.compare(pos, 3, "---") != 0) ++minus;
+  }
+  EXPECT_EQ(plus, 5000u);
+  EXPECT_EQ(minus, 0u);
+}
+
+}  // namespace
+}  // namespace adlang::py
