@@ -84,9 +84,26 @@ ConstantType constant_type_of(PyObject* v) {
   return ConstantType::Other;
 }
 
+// Deeper trees than this are rejected: the rules recurse over the tree, and a chain such as
+// `a + a + ... + a` with thousands of terms (which CPython itself accepts up to about 3,000)
+// would exhaust the stack of a sanitizer build. Real scripts nest a few dozen levels.
+constexpr int kMaxDepth = 1000;
+
 class Converter {
  public:
   NodePtr node(PyObject* o) {
+    struct Depth {
+      int& d;
+      explicit Depth(int& x) : d(x) { ++d; }
+      ~Depth() { --d; }
+    } guard(depth_);
+    if (depth_ > kMaxDepth) {
+      auto line = static_cast<std::uint32_t>(int_attr(o, "lineno", 0));
+      auto col = static_cast<std::uint32_t>(int_attr(o, "col_offset", 0));
+      throw CompileError(SourceLoc{line, line ? col + 1 : 0},
+                         "the script nests expressions more than " + std::to_string(kMaxDepth) +
+                             " levels deep; adlang pyrewrite does not rewrite it");
+    }
     std::string tn = type_name(o);
     Kind k;
     if (!kind_from_name(tn, k))
@@ -170,6 +187,8 @@ class Converter {
     f.tag = Field::Tag::Text;
     f.text = tn;
   }
+
+  int depth_ = 0;
 };
 
 // The byte column of the 1-based character column `chars` in `line`.

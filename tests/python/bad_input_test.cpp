@@ -105,5 +105,16 @@ TEST(BadInput, DeeplyNestedExpressionIsAnErrorNotACrash) {
   ASSERT_EQ(r.diagnostics.size(), 1u);
 }
 
+TEST(BadInput, LongOperatorChainIsAnErrorNotACrash) {
+  std::string sum = "a";
+  for (int i = 0; i < 2990; ++i)
+    sum += "+a";
+  py::RewriteResult r =
+      py::rewrite_python("chain.py", "import tensorflow as tf\nx = " + sum + "\n");
+  EXPECT_EQ(r.status, py::RewriteStatus::Failed);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].loc.line, 2u);
+}
+
 }  // namespace
 }  // namespace adlang::test
