@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <string>
 
+#include "checker/program_generator.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/vector_space.hpp"
 
@@ -50,7 +52,8 @@ struct ScopedVar {
 struct FunSig {
   Name name;
   Type param, result;
-  bool counted;  // param = real * A: a counter that must start small
+  bool counted;          // param = real * A: a counter that must start small
+  bool callable = true;  // false: in scope (it hides outer functions of its name) but not called
 };
 
 class Generator {
@@ -147,8 +150,15 @@ class Generator {
     if (rd_depth_ < c_.max_rd_depth) forms.push_back({kRd, 3});
     if (c_.recursion) {
       forms.push_back({kLetRec, 2});
-      for (const FunSig& f : phi_)
-        if (f.result == t) forms.push_back({kCall, 3});
+      std::vector<Name> seen;
+      for (std::size_t i = phi_.size(); i-- > 0;) {
+        if (std::find(seen.begin(), seen.end(), phi_[i].name) != seen.end()) continue;
+        seen.push_back(phi_[i].name);
+        if (phi_[i].callable && phi_[i].result == t) {
+          forms.push_back({kCall, 3});
+          break;
+        }
+      }
     }
     unsigned total = 0;
     for (auto& f : forms)
@@ -205,9 +215,16 @@ class Generator {
         return mk::if_(g, gen(t, part(size, 3)), gen(t, part(size, 3)));
       }
       case kCall: {
+        // The innermost binding of each name: an inner letrec hides outer functions of the
+        // same name, whatever their type.
         std::vector<const FunSig*> fs;
-        for (const FunSig& f : phi_)
-          if (f.result == t) fs.push_back(&f);
+        std::vector<Name> seen;
+        for (std::size_t i = phi_.size(); i-- > 0;) {
+          const FunSig& f = phi_[i];
+          if (std::find(seen.begin(), seen.end(), f.name) != seen.end()) continue;
+          seen.push_back(f.name);
+          if (f.callable && f.result == t) fs.push_back(&f);
+        }
         // A copy: generating the argument may add functions to phi_ (and move its elements).
         const FunSig f = *fs[rng_.below(static_cast<unsigned>(fs.size()))];
         Term arg = call_argument(f, size - 1);
@@ -337,9 +354,10 @@ class Generator {
       // Divergent: f(p) = f(p) (undefined at every approximant; bottom on both sides).
       body = mk::call(f, pt, u, mk::var(x, pt));
     } else {
-      phi_.pop_back();  // not recursive: f's own name is not used in its body
+      // Not recursive: f is in scope in its own body (it hides any outer f) but not called.
+      phi_.back().callable = false;
       body = function_body(x, pt, u, size, [&] { return gen(u, part(size, 2)); });
-      phi_.push_back(FunSig{f, pt, u, counted});
+      phi_.back().callable = true;
     }
     FunDef def{f, x, pt, u, body, {}};
     Term rest;
@@ -361,11 +379,12 @@ class Generator {
       Term shadow_body = function_body(sx, pt, u, size, [&] { return gen(u, 2); });
       FunDef shadow{f, sx, pt, u, shadow_body, {}};
       phi_.push_back(FunSig{f, pt, u, false});
-      phi_.pop_back();
-      phi_.pop_back();
+      // The call of g and what follows are inside both letrecs: phi_ says so.
       Term call_g = mk::call(g, gt, u, call_argument(FunSig{g, gt, u, counted}, 2));
       Name r = fresh("r");
       Term use = with_var(r, u, [&] { return gen(t, part(size, 2)); });
+      phi_.pop_back();
+      phi_.pop_back();
       rest = mk::letrec({gdef}, mk::letrec({shadow}, mk::let(r, u, call_g, use)));
     } else {
       rest = gen(t, part(size, 2));
@@ -420,7 +439,59 @@ std::vector<std::string> random_value(Rng& rng, Type t) {
   return out;
 }
 
+namespace {
+
+// The scalar texts of a closed value in concrete syntax: "(1.5, (*, -2))" gives 1.5, -2.
+std::vector<std::string> scalar_texts(const std::string& value) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : value) {
+    if (c == '(' || c == ')' || c == ',' || c == ' ' || c == '*') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+// A program from the RapidCheck generator of checker/program_generator.hpp (its own mix of
+// shapes: arbitrary, often divergent recursion; shadowing from small name pools), sampled
+// deterministically from (seed, index).
+std::optional<Program> from_rapidcheck_generator(std::uint64_t seed, std::uint64_t index,
+                                                 const GenConfig& config) {
+  gen::GenConfig g;
+  g.max_rd_nesting = static_cast<int>(config.max_rd_depth);
+  g.differentiation = config.max_rd_depth > 0;
+  g.polynomial_only = config.polynomial_only;
+  g.recursion = config.recursion;
+  g.max_inputs = static_cast<int>(config.max_inputs);
+  Rng rng(seed, index ^ 0x5eed);
+  rc::Random random(rc::Random::Key{rng.next(), rng.next(), rng.next(), rng.next()});
+  // RapidCheck's size (0-100) scales term depth; our max_size 10 is about size 30.
+  int size = static_cast<int>(std::min<unsigned>(100, 3 * config.max_size));
+  gen::GeneratedProgram gp = gen::program(g)(random, size).value();
+  Program p;
+  p.term = gp.term;
+  for (std::size_t i = 0; i < gp.inputs.size(); ++i)
+    p.inputs.push_back(Input{gp.inputs[i].name, gp.inputs[i].type, scalar_texts(gp.input_values[i])});
+  for (const Input& in : p.inputs)
+    if (in.scalars.size() != in.type.size()) return std::nullopt;
+  if (p.inputs.size() < config.min_inputs) return std::nullopt;
+  return p;
+}
+
+}  // namespace
+
 Program generate_program(std::uint64_t seed, std::uint64_t index, const GenConfig& config) {
+  // One program in four comes from the RapidCheck generator, the rest from the generator above
+  // (targeted patterns: ties with the inputs' own values, counted and mutual recursion,
+  // recursion through rd, closures whose callee is shadowed at the call site).
+  if (config.rapidcheck_share > 0 && index % config.rapidcheck_share == 1) {
+    if (std::optional<Program> p = from_rapidcheck_generator(seed, index, config)) return *p;
+  }
   Rng rng(seed, index);
   Generator g(rng, config);
   return g.program();

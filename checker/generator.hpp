@@ -8,7 +8,9 @@
 // that can be 0).
 //
 // Generation is a pure function of (seed, index, config): `adlang check` is deterministic per
-// seed and shards by index.
+// seed and shards by index. One program in four is drawn instead from the RapidCheck generator
+// of checker/program_generator.hpp (seeded from (seed, index)), so the checker also exercises
+// that generator's distribution.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +26,8 @@ struct GenConfig {
   bool polynomial_only = false;  // only + - * / neg dot scale (exact rationals)
   bool recursion = true;       // letrec and calls
   unsigned min_inputs = 0;
+  // Every rapidcheck_share-th program comes from checker/program_generator (0: none).
+  unsigned rapidcheck_share = 4;
   unsigned max_inputs = 3;
 };
 

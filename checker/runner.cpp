@@ -1,7 +1,5 @@
 #include "checker/runner.hpp"
 
-#include <mpfr.h>
-
 #include <stdexcept>
 
 #include "checker/shrink.hpp"
@@ -93,11 +91,7 @@ RunReport run_all(const RunOptions& options, const CheckConfig& config,
 RunReport run_checks(const RunOptions& options, const CheckConfig& config,
                      const ProgressFn& progress) {
   RunReport report;
-  run_on_large_stack([&] {
-    report = run_all(options, config, progress);
-    // MPFR keeps per-thread caches of constants (exp, log): free them before the thread ends.
-    mpfr_free_cache();
-  });
+  run_on_large_stack([&] { report = run_all(options, config, progress); });
   return report;
 }
 

@@ -1,7 +1,5 @@
 // adlang den: the denotational meaning of a program (Fig. 7), computed by
 // semantics/denotational_eval independently of the operational evaluators.
-#include <mpfr.h>
-
 #include "cli/checker_commands.hpp"
 #include "cli/command_runner.hpp"
 #include "cli/exit_codes.hpp"
@@ -14,13 +12,7 @@ int den_command(const DenOptions& opts, std::ostream& out, std::ostream& err) {
   std::shared_ptr<SourceFile> file;
   return run_guarded(opts.json, out, err, file, [&] {
     return with_precision(opts.precision, [&]<class S>() {
-      // MPFR keeps per-thread caches of constants: free them however this body ends.
-      struct FreeMpfrCache {
-        ~FreeMpfrCache() { mpfr_free_cache(); }
-      } free_cache;
-      auto p = load_program<S>(opts);
-      file = p->file;
-      check_precision_supports(p->term, opts.precision, *file);
+      auto p = load_program<S>(opts, file);
       DenEnv<S> gamma;
       for (const ProgramInput<S>& in : p->inputs)
         gamma.emplace_back(in.name, in.value);

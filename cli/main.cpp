@@ -5,6 +5,7 @@
 #include "cli/checker_commands.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/pyrewrite_command.hpp"
 
 namespace {
 
@@ -87,6 +88,11 @@ int main(int argc, char** argv) {
   CLI::App* fmt = app.add_subcommand("fmt", "print a program back in the concrete syntax");
   fmt->add_option("FILE", fmt_file, "the .ad program")->required();
 
+  // adlang pyrewrite (lang/python): sets its exit code when it runs.
+  int pyrewrite_exit = kExitOk;
+  adlang::cli::register_pyrewrite_command(app, pyrewrite_exit);
+
+  // adlang den / adlang check (cli/checker_commands.hpp): set their exit code when they run.
   int checker_exit = -1;
   register_checker_commands(app, checker_exit);
 
@@ -113,5 +119,5 @@ int main(int argc, char** argv) {
     return diff_command(diff_opts, std::cout, std::cerr);
   }
   if (*fmt) return fmt_command(fmt_file, std::cout, std::cerr);
-  return kExitUsage;
+  return pyrewrite_exit;
 }

@@ -277,13 +277,14 @@ class Checker {
   }
 
   Term call(const Syntax& s) {
-    if (const FunSig* f = scopes_.lookup_fun(s->name)) {
+    if (const FunSig* found = scopes_.lookup_fun(s->name)) {
+      FunSig f = *found;  // a copy: checking the arguments may bind functions
       Term arg = arguments(s);
-      if (arg.type() != f->param) {
+      if (arg.type() != f.param) {
         throw CompileError(s->loc, "'" + s->name.str() + "' takes an argument of type " +
-                                       show(f->param) + ", but is given " + show(arg.type()));
+                                       show(f.param) + ", but is given " + show(arg.type()));
       }
-      return mk::call(s->name, f->param, f->result, arg, s->loc);
+      return mk::call(s->name, f.param, f.result, arg, s->loc);
     }
     if (auto op = Op::lookup(s->name.str())) {
       Term arg = arguments(s);

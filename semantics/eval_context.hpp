@@ -24,7 +24,7 @@ struct EvalOptions {
   // The limited-recursion language of Fig. 8: every letrec is letrec_n with this n.
   std::optional<std::uint64_t> unfold;
   // Clause applications of R allowed in one run.
-  std::uint64_t max_derivative_steps = 10'000'000;
+  std::uint64_t max_derivative_steps = 1'000'000;
   // Trace-term nodes symbolic evaluation may build in one run (memory guard).
   std::uint64_t max_trace_nodes = 10'000'000;
   ReverseDerivFn reverse_deriv = &adlang::reverse_deriv;

@@ -127,7 +127,7 @@ class OrdinaryEval {
   }
 
   void eval(const Term& m, const FunFrame* phi) {
-    check_stack("evaluation is nested too deeply");
+    check_evaluation_depth(m.loc());
     switch (m.kind()) {
       // phi | rho |- V => rho(V)
       case TermKind::Var: {

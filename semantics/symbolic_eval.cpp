@@ -18,7 +18,7 @@ class SymbolicEval {
 
   // M in the trivial context: phi | rho |- M ~> C.
   Traced<S> sym(const Term& m, const FunFrame* phi) {
-    check_stack("symbolic evaluation is nested too deeply");
+    check_evaluation_depth(m.loc());
     // phi | rho |- V ~> V
     if (is_value(m)) return Traced<S>{m, close_value(m, rho_)};
     // Fig. 5: E[R] ~> let x:T_V = C in D. Reducing the subterms in evaluation position to
@@ -57,7 +57,7 @@ class SymbolicEval {
   // M in a non-trivial context: reduces M to a value term, recording a binding
   // x = C (with rho[V/x]) for the redex M becomes, as Fig. 5's context rule does.
   Term reduce(const Term& m, const FunFrame* phi, std::vector<Binding>& bindings) {
-    check_stack("symbolic evaluation is nested too deeply");
+    check_evaluation_depth(m.loc());
     if (is_value(m)) return m;
     Term redex = reduce_subterms(m, phi, bindings);
     if (is_value(redex)) return redex;  // a pair of values
@@ -235,6 +235,9 @@ class SymbolicEval {
       throw Undefined(UndefinedKind::TraceSize, r.loc(), e.what(),
                       {"nested derivatives through the paper's R grow exponentially; raise the "
                        "limit with --max-derivative-steps N"});
+    } catch (const StackExhausted& e) {
+      throw Undefined(UndefinedKind::Depth, r.loc(), e.what(),
+                      {"the trace being differentiated is nested too deeply for the stack"});
     }
     // The value of the rd redex is the value of its trace (Fig. 2).
     Value<S> v = ordinary_eval(d, rho_, phi, cx_);

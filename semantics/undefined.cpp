@@ -1,5 +1,7 @@
 #include "semantics/undefined.hpp"
 
+#include "lang/stack.hpp"
+
 namespace adlang {
 
 const char* to_string(UndefinedKind k) {
@@ -22,6 +24,17 @@ const char* to_string(UndefinedKind k) {
       return "unsupported in this precision";
   }
   return "undefined";
+}
+
+void check_evaluation_depth(SourceLoc loc) {
+  if (stack_nearly_exhausted()) {
+    throw Undefined(UndefinedKind::Depth, loc,
+                    "evaluation is nested too deeply for the stack (the recursion may not "
+                    "terminate)",
+                    {"adlang evaluates on a 4 GiB stack (64 MiB in sanitizer builds); a deeper "
+                     "recursion needs --fuel to stop "
+                     "it or a different formulation"});
+  }
 }
 
 }  // namespace adlang

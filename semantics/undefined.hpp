@@ -38,4 +38,7 @@ class Undefined : public std::runtime_error {
   std::vector<std::string> notes_;
 };
 
+// Undefined(Depth) at `loc` when the evaluator's stack is nearly exhausted.
+void check_evaluation_depth(SourceLoc loc);
+
 }  // namespace adlang

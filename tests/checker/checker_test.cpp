@@ -57,10 +57,10 @@ TEST(ProgramGenerator, DeterministicPerSeedAndIndex) {
 
 TEST(ProgramGenerator, ProgramsAreWellTypedAndPrintParseable) {
   GenConfig g;
-  for (std::uint64_t i = 0; i < 300; ++i) {
+  for (std::uint64_t i = 0; i < 3000; ++i) {
     Program p = generate_program(3, i, g);
     ASSERT_TRUE(well_scoped(p.term, typed(p))) << program_text(p);
-    expect_round_trip(p);
+    if (i < 300) expect_round_trip(p);
   }
 }
 

@@ -3,7 +3,6 @@
 // limited language, undefinedness with reasons and locations; and property tests of the
 // tagged dual numbers it is built on.
 #include <gtest/gtest.h>
-#include <mpfr.h>
 #include <rapidcheck/gtest.h>
 
 #include "lang/parser.hpp"
@@ -49,7 +48,6 @@ Meaning den(const std::string& program, const std::vector<std::pair<std::string,
       m.kind = e.kind();
       m.loc = e.loc();
     }
-    mpfr_free_cache();  // MPFR's per-thread caches, before the thread ends
   });
   return m;
 }

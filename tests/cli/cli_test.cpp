@@ -1,0 +1,127 @@
+// The adlang executable: subcommands, output formats, exit codes (DESIGN.md Sec. 8).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <fstream>
+
+#include "cli/process.hpp"
+#include "support/test_support.hpp"
+
+namespace adlang {
+namespace {
+
+using test::ProcessResult;
+
+ProcessResult adlang(const std::vector<std::string>& args) {
+  return test::run_process(test::adlang_binary(), args, test::source_dir() + "/examples");
+}
+
+// A file private to this test process (ctest runs tests in parallel).
+std::string write_temp(const std::string& name, const std::string& text) {
+  std::string path = testing::TempDir() + "adlang_" + std::to_string(getpid()) + "_" +
+                     testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+TEST(Cli, RunPrintsTheValue) {
+  ProcessResult r = adlang({"run", "syntax_tour.ad", "--env", "x0=0.7"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "(21.65897351027958, *)\n");
+}
+
+TEST(Cli, RunJson) {
+  ProcessResult r = adlang({"run", "dot_gradient.ad", "--env", "v=(1, 2, 3)", "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "{\"value\": [[[1, 2], 3], [[2, 4], 6]], \"text\": \"(1, 2, 3, (2, 4, 6))\", "
+            "\"type\": \"real^3 * real^3\", \"calls\": 0}\n");
+}
+
+TEST(Cli, PrecisionFlag) {
+  std::string f = write_temp("third.ad", "1 / 3");
+  EXPECT_EQ(adlang({"run", f, "--precision", "50"}).out,
+            "0.333333333333333333333333333333333333333333333333334\n");
+  EXPECT_EQ(adlang({"run", f, "--precision", "exact"}).out, "1/3\n");
+  EXPECT_EQ(adlang({"run", f, "--precision", "100"}).out.size(), 104u);  // 101 digits
+}
+
+TEST(Cli, ExactPrecisionRefusesNonPolynomialPrograms) {
+  std::string f = write_temp("sin.ad", "1 + sin(1)");
+  ProcessResult r = adlang({"run", f, "--precision", "exact"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("sin.ad:1:5: error: 'sin' is outside the polynomial fragment"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(Cli, TracePrintsTheTraceTerm) {
+  std::string f = write_temp("tr.ad", "def f(x: real): real = x * sin(x);\nf(y) + y");
+  ProcessResult r = adlang({"trace", f, "--env", "y=0.5"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  test::expect_golden("cli/trace.txt", r.out);
+  ProcessResult p = adlang({"trace", f, "--env", "y=0.5", "--style", "paper"});
+  test::expect_golden("cli/trace_paper.txt", p.out);
+}
+
+TEST(Cli, DiffPrintsTraceDerivativeAndValue) {
+  std::string f = write_temp("df.ad", "def f(x: real): real = x * sin(x);\nf(y) + y");
+  ProcessResult r = adlang({"diff", f, "--env", "y=0.5", "--wrt", "y"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  test::expect_golden("cli/diff.txt", r.out);
+}
+
+TEST(Cli, DiffNeedsADirectionForNonRealResults) {
+  std::string f = write_temp("dp.ad", "(x, x * x)");
+  ProcessResult r = adlang({"diff", f, "--env", "x=3", "--wrt", "x"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("give a cotangent of that type with --dir"), std::string::npos);
+  ProcessResult d = adlang({"diff", f, "--env", "x=3", "--wrt", "x", "--dir", "(1, 1)", "--json"});
+  EXPECT_EQ(d.exit_code, 0) << d.err;
+  EXPECT_NE(d.out.find("\"text\": \"7\""), std::string::npos) << d.out;
+}
+
+TEST(Cli, DiffWrtMustBeAnInput) {
+  std::string f = write_temp("dw.ad", "x * x");
+  ProcessResult r = adlang({"diff", f, "--env", "x=3", "--wrt", "y"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--wrt y: the program has no input of that name"), std::string::npos);
+}
+
+TEST(Cli, FmtPrintsTheProgramBack) {
+  std::string f = write_temp("fmt.ad", "let (a:real,b:real)=p in a*b--comment\n");
+  ProcessResult r = adlang({"fmt", f});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "let (a: real, b: real) = p in\na * b\n");
+}
+
+TEST(Cli, HelpOnEverySubcommand) {
+  for (const char* cmd : {"run", "trace", "diff", "fmt"}) {
+    ProcessResult r = adlang({cmd, "--help"});
+    EXPECT_EQ(r.exit_code, 0) << cmd;
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << cmd;
+  }
+  EXPECT_EQ(adlang({"--help"}).exit_code, 0);
+  EXPECT_EQ(adlang({"--version"}).out, "adlang 0.1.0\n");
+}
+
+TEST(Cli, UsageErrorsExitWith2) {
+  EXPECT_EQ(adlang({}).exit_code, 2);
+  EXPECT_EQ(adlang({"frobnicate"}).exit_code, 2);
+  EXPECT_EQ(adlang({"run"}).exit_code, 2);
+  EXPECT_EQ(adlang({"run", "fib.ad", "--precision", "7"}).exit_code, 2);
+  EXPECT_EQ(adlang({"run", "fib.ad", "--env", "n"}).exit_code, 2);
+  EXPECT_EQ(adlang({"run", "fib.ad", "--env", "n=3", "--env", "m=1"}).exit_code, 2);
+}
+
+TEST(Cli, ErrorsAsJson) {
+  std::string f = write_temp("ej.ad", "log(x)");
+  ProcessResult r = adlang({"run", f, "--env", "x=0", "--json"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("{\"error\": {\"kind\": \"undefined\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"line\": 1, \"col\": 1"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace adlang

@@ -1,0 +1,76 @@
+// Every example in examples/ runs with the output its header promises. A header line
+//   -- $ adlang ARGS        runs `adlang ARGS` in examples/ (shell-style quoting),
+//   -- > TEXT               is a line of the expected standard output (all of it, in order),
+//   -- ! exit N             is the expected exit code (default 0),
+//   -- ! TEXT               must appear in the standard error.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "cli/process.hpp"
+#include "support/test_support.hpp"
+
+namespace adlang {
+namespace {
+
+struct ExampleRun {
+  std::string command;
+  std::string expected_out;
+  int expected_exit = 0;
+  std::vector<std::string> expected_err;
+};
+
+std::vector<ExampleRun> runs_of(const std::string& text) {
+  std::vector<ExampleRun> runs;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("-- $ adlang ", 0) == 0) {
+      runs.push_back(ExampleRun{line.substr(12), "", 0, {}});
+    } else if (!runs.empty() && line.rfind("-- >", 0) == 0) {
+      runs.back().expected_out += (line.size() > 5 ? line.substr(5) : "") + "\n";
+    } else if (!runs.empty() && line.rfind("-- ! exit ", 0) == 0) {
+      runs.back().expected_exit = std::stoi(line.substr(10));
+    } else if (!runs.empty() && line.rfind("-- ! ", 0) == 0) {
+      runs.back().expected_err.push_back(line.substr(5));
+    }
+  }
+  return runs;
+}
+
+class Examples : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Examples, RunAsDocumented) {
+  std::string dir = test::source_dir() + "/examples";
+  std::string text = test::read_file(dir + "/" + GetParam());
+  std::vector<ExampleRun> runs = runs_of(text);
+  ASSERT_FALSE(runs.empty()) << GetParam() << " documents no run";
+  for (const ExampleRun& r : runs) {
+    test::ProcessResult p =
+        test::run_process(test::adlang_binary(), test::split_command_line(r.command), dir);
+    EXPECT_EQ(p.exit_code, r.expected_exit) << "adlang " << r.command << "\n" << p.err;
+    EXPECT_EQ(p.out, r.expected_out) << "adlang " << r.command;
+    for (const std::string& e : r.expected_err)
+      EXPECT_NE(p.err.find(e), std::string::npos) << "adlang " << r.command << "\n" << p.err;
+  }
+}
+
+std::vector<std::string> example_files() {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(test::source_dir() + "/examples"))
+    if (e.path().extension() == ".ad") files.push_back(e.path().filename().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllExamples, Examples, ::testing::ValuesIn(example_files()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string n = info.param.substr(0, info.param.size() - 3);
+                           for (char& c : n)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+}  // namespace
+}  // namespace adlang

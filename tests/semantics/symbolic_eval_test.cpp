@@ -1,0 +1,199 @@
+// Symbolic evaluation (tracing): one test per rule of Fig. 4 (values and redexes) and Fig. 5
+// (contexts) on printed traces, golden traces of the examples, and properties on random
+// programs: type safety of traces and results (Prop. 3.6) and interpolation (Prop. 3.5).
+#include "semantics/symbolic_eval.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "checker/program_generator.hpp"
+#include "lang/alpha.hpp"
+#include "lang/free_vars.hpp"
+#include "lang/parser.hpp"
+#include "lang/printer.hpp"
+#include "lang/stack.hpp"
+#include "lang/type_checker.hpp"
+#include "semantics/ordinary_eval.hpp"
+#include "support/test_support.hpp"
+
+namespace adlang {
+namespace {
+
+using test::trace;
+
+// phi | rho |- V ~> V: free variables stay symbolic.
+TEST(SymbolicEval, ValueRule) {
+  EXPECT_EQ(trace("(x, (1, *))", {{"x", "2"}}), "(x, (1, *))");
+}
+
+// V + W ~> V + W
+TEST(SymbolicEval, AdditionRule) {
+  EXPECT_EQ(trace("x + 1", {{"x", "2"}}), "x + 1");
+}
+
+// op(V) ~> op(V)
+TEST(SymbolicEval, OperationRule) {
+  EXPECT_EQ(trace("sin(x)", {{"x", "2"}}), "sin(x)");
+}
+
+// let x:T = V in N ~> let x:T = V in C
+TEST(SymbolicEval, LetRule) {
+  EXPECT_EQ(trace("let y: real = x in y * y", {{"x", "2"}}), "let y: real = x in\ny * y");
+}
+
+// fst(V) ~> fst(V), snd(V) ~> snd(V)
+TEST(SymbolicEval, ProjectionRules) {
+  EXPECT_EQ(trace("fst (x, 1)", {{"x", "2"}}), "fst (x, 1)");
+  EXPECT_EQ(trace("snd p", {{"p", "(1, 2)"}}), "snd p");
+}
+
+// if true then M else N ~> C if M ~> C (and false/N): the conditional disappears.
+TEST(SymbolicEval, ConditionalRules) {
+  EXPECT_EQ(trace("if true then x else 0", {{"x", "2"}}), "x");
+  EXPECT_EQ(trace("if false then x else sin(x)", {{"x", "2"}}), "sin(x)");
+}
+
+// letrec f(x:T):U = M in N ~> C if N ~> C under phi[clo/f]
+TEST(SymbolicEval, LetrecRule) {
+  EXPECT_EQ(trace("letrec f(y: real): real = y in x", {{"x", "2"}}), "x");
+}
+
+// f(V) ~> let x:T = V in C: the call disappears, its argument is let-bound.
+TEST(SymbolicEval, ApplicationRule) {
+  EXPECT_EQ(trace("def sq(y: real): real = y * y; sq(x)", {{"x", "2"}}),
+            "let y: real = x in\ny * y");
+}
+
+// W.rd_V(x:T. N) ~> W.R_V(x:T. C)
+TEST(SymbolicEval, DifferentiationRule) {
+  test::expect_golden("traces/rd_redex.txt", trace("1.rd[x](y: real. sin(y))", {{"x", "2"}}));
+}
+
+// Fig. 5: E[R] ~> let x:T_V = C in D (E non-trivial): a redex in a context is let-bound.
+TEST(SymbolicEval, ContextRule) {
+  EXPECT_EQ(trace("sin(x) + cos(x)", {{"x", "2"}}),
+            "let x_1: real = sin(x) in\nlet x_2: real = cos(x) in\nx_1 + x_2");
+  EXPECT_EQ(trace("(sin(x), 1)", {{"x", "2"}}), "let x_1: real = sin(x) in\n(x_1, 1)");
+}
+
+// Fig. 5: E[R_bool] ~> C if R_bool => V_bool and E[V_bool] ~> C: guards leave no trace, but
+// the redexes computing their arguments do.
+TEST(SymbolicEval, BooleanContextRule) {
+  EXPECT_EQ(trace("if x * 2 < 3 then x else 0", {{"x", "1"}}), "let x_1: real = x * 2 in\nx");
+}
+
+TEST(SymbolicEval, CallsInContextsNestTheirTraces) {
+  test::expect_golden(
+      "traces/call_in_context.txt",
+      trace("def f(y: real): real = if y < 0 then 0 else y * sin(y);\nf(x) + x", {{"x", "0.5"}}));
+}
+
+TEST(SymbolicEval, RecursionUnrollsIntoTheTrace) {
+  test::expect_golden(
+      "traces/countdown.txt",
+      trace("def pow(p: real * real): real =\n"
+            "  let (b: real, k: real) = p in if k < 0.5 then 1 else b * pow(b, k - 1);\n"
+            "pow(x, 2)",
+            {{"x", "3"}}));
+}
+
+TEST(SymbolicEval, TracesOfThePaperExamples) {
+  test::expect_golden("traces/nested_rd.txt",
+                      trace("1.rd[1](x: real. x * 1.rd[1](y: real. x + y))"));
+}
+
+TEST(SymbolicEval, UndefinedGuardsAreReported) {
+  EXPECT_EQ(trace("if x < 0 then 0 else x", {{"x", "0"}}).substr(0, 25),
+            "undefined: the comparison");
+}
+
+// ---- properties ----
+
+EvalOptions small_budgets() {
+  EvalOptions o;
+  o.fuel = 2000;
+  o.max_trace_nodes = 200000;
+  o.max_derivative_steps = 200000;
+  return o;
+}
+
+struct Outcome {
+  std::optional<Value<double>> value;
+  std::optional<UndefinedKind> undefined;
+};
+
+template <class F>
+Outcome outcome(F&& f) {
+  Outcome o;
+  try {
+    o.value = f();
+  } catch (const Undefined& e) {
+    o.undefined = e.kind();
+  }
+  return o;
+}
+
+ValueEnv<double> env_of(const gen::GeneratedProgram& p) {
+  ValueEnv<double> rho;
+  for (std::size_t i = 0; i < p.inputs.size(); ++i)
+    rho.push(p.inputs[i].name, parse_value<double>(p.input_values[i]).value);
+  return rho;
+}
+
+bool resource_limit(const std::optional<UndefinedKind>& k) {
+  return k && (*k == UndefinedKind::TraceSize || *k == UndefinedKind::Depth);
+}
+
+// Prop. 3.5: M => V iff (M ~> C and C => V).
+RC_GTEST_PROP(SymbolicEval, InterpolationProp35, ()) {
+  gen::GeneratedProgram p = *gen::program(gen::GenConfig{});
+  NameSupply names;
+  reserve_names(p.term, names);
+  Outcome direct, traced;
+  run_on_large_stack([&] {
+    direct = outcome([&] {
+      ValueEnv<double> rho = env_of(p);
+      EvalContext cx(small_budgets(), names);
+      return ordinary_eval(p.term, rho, nullptr, cx);
+    });
+    traced = outcome([&] {
+      ValueEnv<double> rho = env_of(p);
+      EvalContext cx(small_budgets(), names);
+      Term c = symbolic_eval(p.term, rho, nullptr, cx).trace;
+      EvalContext cx2(small_budgets(), names);
+      return ordinary_eval(c, rho, nullptr, cx2);
+    });
+  });
+  RC_PRE(!resource_limit(direct.undefined) && !resource_limit(traced.undefined));
+  RC_ASSERT(direct.value.has_value() == traced.value.has_value());
+  if (direct.value) RC_ASSERT(*direct.value == *traced.value);
+}
+
+// Prop. 3.6: a trace of M : T is a trace term with Gamma |- C : T (checked by printing it
+// and type-checking it from scratch), and a value of M : T is a value of type T.
+RC_GTEST_PROP(SymbolicEval, TypeSafetyProp36, ()) {
+  gen::GeneratedProgram p = *gen::program(gen::GenConfig{});
+  NameSupply names;
+  reserve_names(p.term, names);
+  std::optional<Traced<double>> t;
+  run_on_large_stack([&] {
+    ValueEnv<double> rho = env_of(p);
+    EvalContext cx(small_budgets(), names);
+    try {
+      t = symbolic_eval(p.term, rho, nullptr, cx);
+    } catch (const Undefined&) {
+    }
+  });
+  RC_PRE(t.has_value());
+  RC_ASSERT(is_trace_term(t->trace));
+  RC_ASSERT(t->trace.type() == p.term.type());
+  SyntaxProgram s = parse_program(print_term(t->trace));
+  NameSupply fresh;
+  Term back = check_program(s, p.inputs, fresh);
+  RC_ASSERT(alpha_equivalent(back, t->trace));
+  ParsedValue<double> v = parse_value<double>(print_value<double>(p.term.type(), t->value));
+  RC_ASSERT(v.type == p.term.type());
+}
+
+}  // namespace
+}  // namespace adlang

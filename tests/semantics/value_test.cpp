@@ -1,0 +1,60 @@
+// Values: printing in shortest round-trip form per precision, and reading --env values.
+#include "semantics/value.hpp"
+
+#include <gtest/gtest.h>
+
+namespace adlang {
+namespace {
+
+TEST(Value, PrintsLeftNestedTuplesFlat) {
+  Type t = Type::pair(Type::pair(Type::real(), Type::real()), Type::real());
+  double d[] = {1, 2, 3};
+  EXPECT_EQ(print_value<double>(t, d), "(1, 2, 3)");
+  Type u = Type::pair(Type::real(), Type::pair(Type::unit(), Type::real()));
+  double e[] = {1.5, 2};
+  EXPECT_EQ(print_value<double>(u, e), "(1.5, (*, 2))");
+}
+
+TEST(Value, ShortestRoundTripReals) {
+  double d[] = {0.1, 1e30, -0.0, 2};
+  EXPECT_EQ(print_value<double>(Type::real(), d), "0.1");
+  EXPECT_EQ(print_value<double>(Type::real(), d + 1), "1e+30");
+  EXPECT_EQ(print_value<double>(Type::real(), d + 2), "0");
+  EXPECT_EQ(print_value<double>(Type::real(), d + 3), "2");
+  Mpfr50 third = Mpfr50(1) / 3;
+  EXPECT_EQ(ScalarTraits<Mpfr50>::to_text(third).size(), 53u);  // "0." and 51 digits
+  EXPECT_EQ(ScalarTraits<Rational>::to_text(Rational(1, 8)), "0.125");
+  EXPECT_EQ(ScalarTraits<Rational>::to_text(Rational(-1, 3)), "-1/3");
+}
+
+TEST(Value, JsonMirrorsTheType) {
+  Type u = Type::pair(Type::real(), Type::pair(Type::unit(), Type::real()));
+  double e[] = {1.5, 2};
+  EXPECT_EQ(print_value_json<double>(u, e), "[1.5, [null, 2]]");
+}
+
+TEST(Value, ParsesEnvValues) {
+  ParsedValue<double> v = parse_value<double>("(1, (-2.5, *))");
+  EXPECT_EQ(to_string(v.type), "real * (real * unit)");
+  ASSERT_EQ(v.value.size(), 2u);
+  EXPECT_EQ(v.value[1], -2.5);
+  EXPECT_EQ(to_string(parse_value<double>("(1, 2, 3)").type), "real^3");
+}
+
+TEST(Value, RejectsNonValuesAndOutOfRangeNumbers) {
+  EXPECT_THROW(parse_value<double>("x + 1"), ValueSyntaxError);
+  EXPECT_THROW(parse_value<double>("nan"), ValueSyntaxError);
+  EXPECT_THROW(parse_value<double>("inf"), ValueSyntaxError);
+  EXPECT_THROW(parse_value<double>("1e400"), ValueSyntaxError);
+  EXPECT_THROW(parse_value<double>("(1,"), ValueSyntaxError);
+  EXPECT_NO_THROW(parse_value<Mpfr50>("1e400"));
+}
+
+TEST(Value, ExactDecimalsInRationalMode) {
+  ParsedValue<Rational> v = parse_value<Rational>("0.1");
+  EXPECT_EQ(v.value[0], Rational(1, 10));
+  EXPECT_EQ(parse_value<Rational>("-2.5e-3").value[0], Rational(-1, 400));
+}
+
+}  // namespace
+}  // namespace adlang
