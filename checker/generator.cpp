@@ -30,8 +30,8 @@ namespace {
 // Decimals with few digits: exact in every precision's reading, and sums and products of
 // them stay short in exact mode.
 std::string random_real_text(Rng& rng) {
-  static const char* const kNice[] = {"0",  "1",   "2",    "-1",  "0.5", "-0.5", "1.5",
-                                      "-2", "0.25", "-1.25", "0.75", "3",  "-0.75", "1.25"};
+  static const char* const kNice[] = {"0",  "1",    "2",     "-1",   "0.5", "-0.5",  "1.5",
+                                      "-2", "0.25", "-1.25", "0.75", "3",   "-0.75", "1.25"};
   if (rng.chance(0.5)) return kNice[rng.below(sizeof kNice / sizeof kNice[0])];
   int eighths = static_cast<int>(rng.below(49)) - 24;  // [-3, 3] in steps of 1/8
   double v = eighths / 8.0;
@@ -94,7 +94,8 @@ class Generator {
     // Sometimes the value of an input: ties with the program's own values.
     if (rng_.chance(0.15)) {
       for (const ScopedVar& v : gamma_)
-        if (v.type.is_real() && !v.value.empty() && rng_.chance(0.5)) return mk::literal(v.value[0]);
+        if (v.type.is_real() && !v.value.empty() && rng_.chance(0.5))
+          return mk::literal(v.value[0]);
     }
     return mk::literal(random_real_text(rng_));
   }
@@ -312,8 +313,7 @@ class Generator {
 
   // if fst p < 0.5 then BASE else let r = <recursive call> in STEP, the call being
   // callee((fst p - 1, E)) or, through a derivative, W.rd_{snd p}(y:A. callee((fst p - 1, y))).
-  Term counted_body(Name param, Type pt, Type u, Name callee, Type callee_result,
-                    unsigned size) {
+  Term counted_body(Name param, Type pt, Type u, Name callee, Type callee_result, unsigned size) {
     Term p = mk::var(param, pt);
     Term counter = mk::fst(p);
     BoolTerm stop = mk::pred(Pred::make(PredKind::Lt), mk::pair(counter, mk::literal("0.5")));
@@ -324,8 +324,7 @@ class Generator {
     Type rt;
     if (rd_depth_ < c_.max_rd_depth && rng_.chance(0.35)) {
       Name y = fresh("z");
-      Term call = mk::call(callee, pt, callee_result,
-                           mk::pair(next, mk::var(y, a)));
+      Term call = mk::call(callee, pt, callee_result, mk::pair(next, mk::var(y, a)));
       Term cot = gen(callee_result, 1);
       rec = mk::rd(cot, mk::snd(p), y, a, call);
       rt = a;
@@ -349,7 +348,8 @@ class Generator {
     phi_.push_back(FunSig{f, pt, u, counted});
     Term body;
     if (counted) {
-      body = function_body(x, pt, u, size, [&] { return counted_body(x, pt, u, f, u, part(size, 2)); });
+      body = function_body(x, pt, u, size,
+                           [&] { return counted_body(x, pt, u, f, u, part(size, 2)); });
     } else if (rng_.chance(0.03)) {
       // Divergent: f(p) = f(p) (undefined at every approximant; bottom on both sides).
       body = mk::call(f, pt, u, mk::var(x, pt));
@@ -369,8 +369,9 @@ class Generator {
       Type gt = pt;
       Name gx = fresh("p");
       Term gbody = function_body(gx, gt, u, size, [&] {
-        return mk::call(f, pt, u, counted ? mk::pair(mk::literal("1.25"), mk::snd(mk::var(gx, gt)))
-                                          : mk::var(gx, gt));
+        return mk::call(
+            f, pt, u,
+            counted ? mk::pair(mk::literal("1.25"), mk::snd(mk::var(gx, gt))) : mk::var(gx, gt));
       });
       FunDef gdef{g, gx, gt, u, gbody, {}};
       phi_.push_back(FunSig{g, gt, u, false});
@@ -402,8 +403,10 @@ class Generator {
     Name fx = fresh("p"), gx = fresh("p");
     phi_.push_back(FunSig{f, pt, u, true});
     phi_.push_back(FunSig{g, pt, u, true});
-    Term fb = function_body(fx, pt, u, size, [&] { return counted_body(fx, pt, u, g, u, part(size, 3)); });
-    Term gb = function_body(gx, pt, u, size, [&] { return counted_body(gx, pt, u, f, u, part(size, 3)); });
+    Term fb = function_body(fx, pt, u, size,
+                            [&] { return counted_body(fx, pt, u, g, u, part(size, 3)); });
+    Term gb = function_body(gx, pt, u, size,
+                            [&] { return counted_body(gx, pt, u, f, u, part(size, 3)); });
     Term body = gen(t, part(size, 2));
     phi_.pop_back();
     phi_.pop_back();
@@ -476,7 +479,8 @@ std::optional<Program> from_rapidcheck_generator(std::uint64_t seed, std::uint64
   Program p;
   p.term = gp.term;
   for (std::size_t i = 0; i < gp.inputs.size(); ++i)
-    p.inputs.push_back(Input{gp.inputs[i].name, gp.inputs[i].type, scalar_texts(gp.input_values[i])});
+    p.inputs.push_back(
+        Input{gp.inputs[i].name, gp.inputs[i].type, scalar_texts(gp.input_values[i])});
   for (const Input& in : p.inputs)
     if (in.scalars.size() != in.type.size()) return std::nullopt;
   if (p.inputs.size() < config.min_inputs) return std::nullopt;

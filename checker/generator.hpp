@@ -21,10 +21,10 @@
 namespace adlang::checker {
 
 struct GenConfig {
-  unsigned max_size = 10;      // size budget of the main term (roughly its node count)
-  unsigned max_rd_depth = 3;   // rd nested inside rd
+  unsigned max_size = 10;        // size budget of the main term (roughly its node count)
+  unsigned max_rd_depth = 3;     // rd nested inside rd
   bool polynomial_only = false;  // only + - * / neg dot scale (exact rationals)
-  bool recursion = true;       // letrec and calls
+  bool recursion = true;         // letrec and calls
   unsigned min_inputs = 0;
   // Every rapidcheck_share-th program comes from checker/program_generator (0: none).
   unsigned rapidcheck_share = 4;

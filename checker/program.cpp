@@ -100,9 +100,9 @@ void reserve_program_names(const Program& p, NameSupply& names) {
     names.reserve(in.name);
 }
 
-#define ADLANG_INSTANTIATE(S)                                              \
-  template Value<S> input_value<S>(const Input&);                          \
-  template ValueEnv<S> value_env<S>(const std::vector<Input>&);            \
+#define ADLANG_INSTANTIATE(S)                                   \
+  template Value<S> input_value<S>(const Input&);               \
+  template ValueEnv<S> value_env<S>(const std::vector<Input>&); \
   template DenEnv<S> den_env<S>(const std::vector<Input>&);
 ADLANG_INSTANTIATE(double)
 ADLANG_INSTANTIATE(Mpfr50)

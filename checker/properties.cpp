@@ -235,7 +235,8 @@ class Case {
 
   Result<S> den(const Term& m, const DenEnv<S>& gamma,
                 std::optional<std::uint64_t> unfold = std::nullopt) {
-    return attempt<S>([&](Result<S>& r) { r.value = ev_.denote(m, gamma, den_options(unfold), nullptr); });
+    return attempt<S>(
+        [&](Result<S>& r) { r.value = ev_.denote(m, gamma, den_options(unfold), nullptr); });
   }
 
   Result<S> den(const Term& m, const std::vector<Input>& inputs,
@@ -257,6 +258,31 @@ class Case {
     return true;
   }
 
+  // The common setup of the derivative properties: an input x to differentiate with respect
+  // to, V its value, a random cotangent W of M's type, and W.rd_V(x. M) over the other inputs.
+  struct Differentiation {
+    Input x;
+    std::vector<Input> rest;
+    Term v, w, rd;  // V, W, W.rd_V(x:T. M)
+    std::vector<std::string> w_scalars;
+    std::string where;
+  };
+  std::optional<Differentiation> differentiation() {
+    std::size_t i = 0;
+    if (!pick_input(i)) return std::nullopt;
+    Differentiation d;
+    d.x = p_.inputs[i];
+    d.rest = inputs_without(i);
+    Type u = p_.term.type();
+    d.w_scalars = random_value(rng_, u);
+    d.v = value_term(d.x.type, d.x.scalars);
+    d.w = value_term(u, d.w_scalars);
+    d.rd = mk::rd(d.w, d.v, d.x.name, d.x.type, p_.term);
+    d.where = "with respect to " + d.x.name.str() + " at V = " + print_term(d.v) +
+              ", W = " + print_term(d.w);
+    return d;
+  }
+
   std::vector<Input> inputs_without(std::size_t k) const {
     std::vector<Input> rest = p_.inputs;
     rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(k));
@@ -272,10 +298,18 @@ class Case {
   std::uint64_t derivative_steps_ = c_.max_derivative_steps;
 };
 
-Outcome fail(std::string what) { return Outcome{Verdict::Fail, std::move(what)}; }
-Outcome discard(std::string why) { return Outcome{Verdict::Discard, std::move(why)}; }
-Outcome pass() { return Outcome{Verdict::Pass, ""}; }
-Outcome both_undefined() { return Outcome{Verdict::BothUndefined, ""}; }
+Outcome fail(std::string what) {
+  return Outcome{Verdict::Fail, std::move(what)};
+}
+Outcome discard(std::string why) {
+  return Outcome{Verdict::Discard, std::move(why)};
+}
+Outcome pass() {
+  return Outcome{Verdict::Pass, ""};
+}
+Outcome both_undefined() {
+  return Outcome{Verdict::BothUndefined, ""};
+}
 
 template <class S>
 bool any_resource(std::initializer_list<const Result<S>*> rs, std::string& why) {
@@ -297,8 +331,8 @@ std::vector<TypedName> typed(const std::vector<Input>& inputs) {
 
 // Compares two results that must agree: both the same bottom-ness, and equal values.
 template <class S>
-std::optional<std::string> disagreement(const char* a_name, const Result<S>& a,
-                                        const char* b_name, const Result<S>& b, Type t) {
+std::optional<std::string> disagreement(const char* a_name, const Result<S>& a, const char* b_name,
+                                        const Result<S>& b, Type t) {
   if (a.defined() != b.defined() || (a.defined() && !close(a.value, b.value))) {
     return std::string(a_name) + " = " + show(a, t) + "\n" + b_name + " = " + show(b, t);
   }
@@ -348,8 +382,7 @@ Outcome type_safety(Case<S>& k) {
   std::string why;
   if (any_resource<S>({&v, &c}, why)) return discard(why);
   if (v.bottom() && c.bottom()) return both_undefined();
-  if (v.defined() != c.defined())
-    return fail("M => " + show(v, t) + "\nM ~> C: " + show(c, t));
+  if (v.defined() != c.defined()) return fail("M => " + show(v, t) + "\nM ~> C: " + show(c, t));
   return pass();
 }
 
@@ -415,8 +448,7 @@ Outcome correctness_near(Case<S>& k) {
   std::vector<std::vector<S>> dir;
   for (const auto& [name, v] : base) {
     std::vector<S> d;
-    for (std::size_t i = 0; i < v.size(); ++i)
-    {
+    for (std::size_t i = 0; i < v.size(); ++i) {
       int r = static_cast<int>(k.rng().below(14)) - 7;  // -7..-1, 1..7
       if (r >= 0) ++r;
       d.push_back(S(r) / S(7));
@@ -432,10 +464,12 @@ Outcome correctness_near(Case<S>& k) {
         g[j].second[i] = g[j].second[i] + h * dir[j][i];
     Result<S> m = k.den(p.term, g);
     Result<S> cc = k.den(c.trace, g);
-    if (m.state == Result<S>::Resource || cc.state == Result<S>::Resource) return discard(m.reason + cc.reason);
+    if (m.state == Result<S>::Resource || cc.state == Result<S>::Resource)
+      return discard(m.reason + cc.reason);
     auto x = disagreement("[[M]] gamma", m, "[[C]] gamma", cc, t);
     if (!x) return pass();
-    last = "at gamma = rho + " + ScalarTraits<S>::to_text(h) + " * d, with C the trace at rho:\n" + *x;
+    last =
+        "at gamma = rho + " + ScalarTraits<S>::to_text(h) + " * d, with C the trace at rho:\n" + *x;
   }
   return fail("[[M]] and [[C]] disagree at every point tried near rho; closest:\n" + last);
 }
@@ -443,16 +477,11 @@ Outcome correctness_near(Case<S>& k) {
 template <class S>
 Outcome r_derivative(Case<S>& k) {
   const Program& p = k.program();
-  std::size_t i = 0;
-  if (!k.pick_input(i)) return discard("no input to differentiate with respect to");
-  const Input& x = p.inputs[i];
-  Type u = p.term.type();
-  std::vector<Input> rest = k.inputs_without(i);
-  Term vt = value_term(x.type, x.scalars);
-  Term wt = value_term(u, random_value(k.rng(), u));
+  auto d = k.differentiation();
+  if (!d) return discard("no input to differentiate with respect to");
+  const Input& x = d->x;
   Result<S> c = k.trace(p.term, p.inputs);
-  Term rd_m = mk::rd(wt, vt, x.name, x.type, p.term);
-  Result<S> rhs = k.den(rd_m, rest);
+  Result<S> rhs = k.den(d->rd, d->rest);
   if (c.state == Result<S>::Resource || rhs.state == Result<S>::Resource)
     return discard(c.reason + rhs.reason);
   if (!c.defined()) {
@@ -461,20 +490,19 @@ Outcome r_derivative(Case<S>& k) {
     return both_undefined();
   }
   Result<S> r_out = attempt<S>([&](Result<S>& r) {
-    r.trace = k.config().impl.reverse_deriv(wt, vt, x.name, x.type, c.trace, k.names(),
+    r.trace = k.config().impl.reverse_deriv(d->w, d->v, x.name, x.type, c.trace, k.names(),
                                             k.config().max_derivative_steps, nullptr);
   });
   if (r_out.state == Result<S>::Resource) return discard(r_out.reason);
-  Result<S> lhs = k.den(r_out.trace, rest);
-  Result<S> mid = k.den(mk::rd(wt, vt, x.name, x.type, c.trace), rest);
+  Result<S> lhs = k.den(r_out.trace, d->rest);
+  Result<S> mid = k.den(mk::rd(d->w, d->v, x.name, x.type, c.trace), d->rest);
   std::string why;
   if (any_resource<S>({&lhs, &mid}, why)) return discard(why);
-  std::string where = "x = " + x.name.str() + ", V = " + print_term(vt) + ", W = " + print_term(wt);
-  if (auto d = disagreement("[[W.R_V(x. C)]] (Fig. 6)", lhs, "[[W.rd_V(x. C)]] (J^T W)", mid,
-                            x.type))
-    return fail(where + "\n" + *d);
-  if (auto d = disagreement("[[W.rd_V(x. C)]]", mid, "[[W.rd_V(x. M)]]", rhs, x.type))
-    return fail(where + "\n" + *d);
+  if (auto e =
+          disagreement("[[W.R_V(x. C)]] (Fig. 6)", lhs, "[[W.rd_V(x. C)]] (J^T W)", mid, x.type))
+    return fail(d->where + "\n" + *e);
+  if (auto e = disagreement("[[W.rd_V(x. C)]]", mid, "[[W.rd_V(x. M)]]", rhs, x.type))
+    return fail(d->where + "\n" + *e);
   return pass();
 }
 
@@ -526,7 +554,7 @@ Outcome forward_via_reverse(Case<S>& k) {
   Result<S> dual = k.den_forward(p.term, x.name, a, v, rest);
   std::string why;
   if (any_resource<S>({&op, &dual}, why)) return discard(why);
-  std::string where = "x = " + x.name.str() + ", V = " + print_term(vt) +
+  std::string where = "with respect to " + x.name.str() + " at V = " + print_term(vt) +
                       ", tangent = " + print_term(value_term(x.type, tangent));
   if (auto d = disagreement("U.fd_V(x. M) (nested R)", op, "J_V U (dual numbers)", dual, u))
     return fail(where + "\n" + *d);
@@ -538,22 +566,19 @@ Outcome forward_via_reverse(Case<S>& k) {
 template <class S>
 Outcome finite_differences(Case<S>& k) {
   const Program& p = k.program();
-  std::size_t i = 0;
-  if (!k.pick_input(i)) return discard("no input to differentiate with respect to");
-  const Input& x = p.inputs[i];
+  auto d = k.differentiation();
+  if (!d) return discard("no input to differentiate with respect to");
+  const Input& x = d->x;
+  const std::vector<Input>& rest = d->rest;
   Type u = p.term.type();
-  std::vector<Input> rest = k.inputs_without(i);
-  std::vector<std::string> w = random_value(k.rng(), u);
-  Term vt = value_term(x.type, x.scalars), wt = value_term(u, w);
-  Term rd_m = mk::rd(wt, vt, x.name, x.type, p.term);
-  Result<S> op = k.run(rd_m, rest);
-  Result<S> den = k.den(rd_m, rest);
+  Result<S> op = k.run(d->rd, rest);
+  Result<S> den = k.den(d->rd, rest);
   std::string why;
   if (any_resource<S>({&op, &den}, why)) return discard(why);
   if (!op.defined() && !den.defined()) return both_undefined();
-  if (auto d = disagreement("W.rd_V(x. M) => ", op, "[[W.rd_V(x. M)]]", den, x.type))
-    return fail(*d);
-  Value<S> a = input_value<S>(x), wv = input_value<S>(Input{x.name, u, w});
+  if (auto e = disagreement("W.rd_V(x. M) => ", op, "[[W.rd_V(x. M)]]", den, x.type))
+    return fail(*e);
+  Value<S> a = input_value<S>(x), wv = input_value<S>(Input{x.name, u, d->w_scalars});
   const S h1 = std::is_same_v<S, Mpfr100> ? num<S>("1e-25") : num<S>("1e-14");
   const S h2 = std::is_same_v<S, Mpfr100> ? num<S>("1e-30") : num<S>("1e-17");
   const S tol = std::is_same_v<S, Mpfr100> ? num<S>("1e-40") : num<S>("1e-20");
@@ -588,11 +613,10 @@ Outcome finite_differences(Case<S>& k) {
   }
   Result<S> fd;
   fd.value = fd2;
-  std::string where = "x = " + x.name.str() + ", V = " + print_term(vt) + ", W = " + print_term(wt);
   for (std::size_t j = 0; j < a.size(); ++j) {
     S scale = S(1) + magnitude(fd2[j]);
     if (!op.defined() || !(magnitude(S(fd2[j] - op.value[j])) <= tol * S(1000) * scale))
-      return fail(where + "\nW.rd_V(x. M) => " + show(op, x.type) +
+      return fail(d->where + "\nW.rd_V(x. M) => " + show(op, x.type) +
                   "\ncentral differences give " + print_value<S>(x.type, fd.value));
   }
   return pass();
@@ -602,20 +626,14 @@ template <class S>
 Outcome exact_polynomial(Case<S>& k) {
   Outcome o = correctness(k);
   if (o.verdict == Verdict::Fail || o.verdict == Verdict::Discard) return o;
-  const Program& p = k.program();
-  std::size_t i = 0;
-  if (!k.pick_input(i)) return o;
-  const Input& x = p.inputs[i];
-  Type u = p.term.type();
-  Term rd_m = mk::rd(value_term(u, random_value(k.rng(), u)), value_term(x.type, x.scalars), x.name,
-                     x.type, p.term);
-  std::vector<Input> rest = k.inputs_without(i);
-  Result<S> op = k.run(rd_m, rest);
-  Result<S> den = k.den(rd_m, rest);
+  auto d = k.differentiation();
+  if (!d) return o;
+  Result<S> op = k.run(d->rd, d->rest);
+  Result<S> den = k.den(d->rd, d->rest);
   std::string why;
   if (any_resource<S>({&op, &den}, why)) return discard(why);
-  if (auto d = disagreement("W.rd_V(x. M) =>", op, "[[W.rd_V(x. M)]]", den, x.type))
-    return fail(*d);
+  if (auto e = disagreement("W.rd_V(x. M) =>", op, "[[W.rd_V(x. M)]]", den, d->x.type))
+    return fail(d->where + "\n" + *e);
   return o;
 }
 

@@ -56,8 +56,8 @@ struct Evaluators {
   Value<S> (*ordinary)(const Term&, ValueEnv<S>&, const FunFrame*, EvalContext&);
   Traced<S> (*symbolic)(const Term&, ValueEnv<S>&, const FunFrame*, EvalContext&);
   Value<S> (*denote)(const Term&, const DenEnv<S>&, const DenotationOptions&, DenotationStats*);
-  Value<S> (*denote_forward)(const Term&, Name, const Value<S>&, const Value<S>&,
-                             const DenEnv<S>&, const DenotationOptions&, DenotationStats*);
+  Value<S> (*denote_forward)(const Term&, Name, const Value<S>&, const Value<S>&, const DenEnv<S>&,
+                             const DenotationOptions&, DenotationStats*);
 };
 
 struct Implementations {

@@ -209,7 +209,9 @@ Term replace_subterm(const Term& t, std::size_t index, const Term& by) {
   }
 }
 
-std::size_t node_count(const Term& t) { return subterms(t).size(); }
+std::size_t node_count(const Term& t) {
+  return subterms(t).size();
+}
 
 bool is_polynomial_term(const Term& t) {
   for (const Term& s : subterms(t))

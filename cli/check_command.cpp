@@ -30,7 +30,8 @@ std::string indent(const std::string& text, const std::string& by) {
     out += c;
     if (c == '\n') out += by;
   }
-  while (!out.empty() && (out.back() == ' ')) out.pop_back();
+  while (!out.empty() && (out.back() == ' '))
+    out.pop_back();
   if (!out.empty() && out.back() != '\n') out += '\n';
   return out;
 }
@@ -95,8 +96,8 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
 
   if (opts.json) {
     out << "{\"seed\": " << opts.seed << ", \"count\": " << opts.count << ", \"shard\": \""
-        << opts.shard_index << "/" << opts.shard_count << "\", \"precision\": "
-        << json::quote(to_string(opts.precision)) << ", \"predicates\": "
+        << opts.shard_index << "/" << opts.shard_count
+        << "\", \"precision\": " << json::quote(to_string(opts.precision)) << ", \"predicates\": "
         << json::quote(opts.predicates == PredicateMode::Total ? "total" : "strict")
         << ", \"passed\": " << (report.passed() ? "true" : "false") << ", \"properties\": [";
     for (std::size_t i = 0; i < report.properties.size(); ++i) {

@@ -62,7 +62,9 @@ void add_check(CLI::App& app, int& exit_code) {
       "check",
       "check the paper's theorems on random programs: the evaluators, R and the denotation "
       "must agree");
-  check->add_option("--property", st->opts.properties, "run only this property (repeatable): " + names)
+  check
+      ->add_option("--property", st->opts.properties,
+                   "run only this property (repeatable): " + names)
       ->type_name("NAME");
   check->add_option("--count", st->opts.count, "random programs per property")
       ->capture_default_str();
@@ -70,15 +72,17 @@ void add_check(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   check->add_option("--max-size", st->opts.max_size,
                     "the largest program size (default " + std::to_string(kDefaultMaxSize) + ")");
-  check->add_option("--shard", st->shard,
-                    "run only the programs i, i+N, i+2N, ... of the run (I/N, 0 <= I < N)")
+  check
+      ->add_option("--shard", st->shard,
+                   "run only the programs i, i+N, i+2N, ... of the run (I/N, 0 <= I < N)")
       ->default_str("0/1");
   check->add_option("--precision", st->precision, "scalar type: double, 50, 100 or exact")
       ->check(CLI::IsMember({"double", "50", "100", "exact"}))
       ->default_str("double");
-  check->add_option("--predicates", st->predicates,
-                    "strict (the paper's; every property must hold) or total (the conventional "
-                    "comparisons; shows where they disagree with the mathematics)")
+  check
+      ->add_option("--predicates", st->predicates,
+                   "strict (the paper's; every property must hold) or total (the conventional "
+                   "comparisons; shows where they disagree with the mathematics)")
       ->check(CLI::IsMember({"strict", "total"}))
       ->default_str("strict");
   check->add_flag("--json", st->opts.json, "machine-readable output");

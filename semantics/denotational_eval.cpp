@@ -30,13 +30,15 @@ auto checked_product(const A& a, const V& v) {
   return r;
 }
 
-const char* precision_name(Precision p) { return to_string(p); }
+const char* precision_name(Precision p) {
+  return to_string(p);
+}
 
 template <class S>
 [[noreturn]] void out_of_range(SourceLoc loc, const std::string& what) {
   throw Undefined(UndefinedKind::Range, loc,
-                  what + " is outside the range of " +
-                      precision_name(ScalarTraits<S>::precision) + " precision",
+                  what + " is outside the range of " + precision_name(ScalarTraits<S>::precision) +
+                      " precision",
                   {"rerun with --precision 50 to compute with 50-digit floats"});
 }
 
@@ -346,7 +348,8 @@ class Denotation {
         DenValue<S> v = eval(p->arg, g, phi);
         // A predicate is continuous (locally constant), so it is evaluated at the point itself:
         // the infinitesimal parts do not affect it (Prop. 4.3).
-        std::optional<bool> r = eval_pred(p->pred, v[0].primal(), v[1].primal(), options_.predicates);
+        std::optional<bool> r =
+            eval_pred(p->pred, v[0].primal(), v[1].primal(), options_.predicates);
         if (!r) throw predicate_undefined(p->pred, v[0].primal(), b.loc());
         return *r;
       }
@@ -379,9 +382,9 @@ class Denotation {
 
   unsigned enter_level(SourceLoc loc) {
     if (level_ + 1 >= kMaxTags) {
-      throw Undefined(UndefinedKind::Depth, loc,
-                      "differentiation is nested more than " + std::to_string(kMaxTags - 1) +
-                          " levels deep");
+      throw Undefined(
+          UndefinedKind::Depth, loc,
+          "differentiation is nested more than " + std::to_string(kMaxTags - 1) + " levels deep");
     }
     return level_++;
   }
@@ -402,8 +405,7 @@ class Denotation {
       a[j] = point[j];
       ++stats_.jacobian_columns;
       for (std::size_t i = 0; i < m; ++i)
-        jac(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) =
-            out[i].split(tag).second;
+        jac(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = out[i].split(tag).second;
     }
     --level_;
     Vector<S> wv(static_cast<Eigen::Index>(m));
@@ -512,11 +514,11 @@ Value<S> denote_forward(const Term& n, Name x, const Value<S>& a, const Value<S>
   });
 }
 
-#define ADLANG_INSTANTIATE_DENOTE(S)                                                            \
-  template Value<S> denote<S>(const Term&, const DenEnv<S>&, const DenotationOptions&,          \
-                              DenotationStats*);                                                \
-  template Value<S> denote_forward<S>(const Term&, Name, const Value<S>&, const Value<S>&,      \
-                                      const DenEnv<S>&, const DenotationOptions&,               \
+#define ADLANG_INSTANTIATE_DENOTE(S)                                                       \
+  template Value<S> denote<S>(const Term&, const DenEnv<S>&, const DenotationOptions&,     \
+                              DenotationStats*);                                           \
+  template Value<S> denote_forward<S>(const Term&, Name, const Value<S>&, const Value<S>&, \
+                                      const DenEnv<S>&, const DenotationOptions&,          \
                                       DenotationStats*);
 
 ADLANG_INSTANTIATE_DENOTE(double)

@@ -68,8 +68,7 @@ void register_all() {
   for (const PropertyInfo& p : all_properties()) {
     for (Precision prec : {Precision::Double, Precision::Digits50}) {
       std::string n = std::string("BM_Property/") + p.name + "/" + to_string(prec);
-      benchmark::RegisterBenchmark(n.c_str(), BM_Property, std::string(p.name), prec)
-          ->MinTime(1.0);
+      benchmark::RegisterBenchmark(n.c_str(), BM_Property, std::string(p.name), prec)->MinTime(1.0);
     }
   }
   for (Precision prec : {Precision::Double, Precision::Digits50}) {
@@ -80,8 +79,8 @@ void register_all() {
 
 // d nested gradients of f(y) = sin(y) * y * y at 0.7: grad[x](y1. grad[y1](y2. ... f(yd))).
 std::string nested(int d) {
-  std::string body = "sin(y" + std::to_string(d) + ") * y" + std::to_string(d) + " * y" +
-                     std::to_string(d);
+  std::string body =
+      "sin(y" + std::to_string(d) + ") * y" + std::to_string(d) + " * y" + std::to_string(d);
   for (int k = d; k >= 1; --k)
     body = "grad[" + (k == 1 ? std::string("x") : "y" + std::to_string(k - 1)) + "](y" +
            std::to_string(k) + ": real. " + body + ")";
@@ -144,8 +143,9 @@ void rd_ratio_table() {
       }
     });
   }
-  std::printf("\nrd by nesting depth: operational (trace + R + eval) vs denotational (tagged "
-              "forward mode)\n");
+  std::printf(
+      "\nrd by nesting depth: operational (trace + R + eval) vs denotational (tagged "
+      "forward mode)\n");
   std::printf("%5s %16s %16s %10s %12s\n", "depth", "operational", "denotational", "op/den",
               "R steps");
   for (int d = 1; d <= kDepths; ++d) {

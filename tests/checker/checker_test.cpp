@@ -106,7 +106,8 @@ TEST(ProgramGenerator, CoversTheLanguage) {
           const Literal* lit = args ? args->second.as<Literal>() : nullptr;
           if (v && lit)
             for (const Input& in : p.inputs)
-              tie = tie || (in.name == v->name && in.scalars.size() == 1 && in.scalars[0] == lit->text);
+              tie = tie ||
+                    (in.name == v->name && in.scalars.size() == 1 && in.scalars[0] == lit->text);
         }
       }
     }

@@ -16,15 +16,16 @@ namespace adlang {
 namespace {
 
 struct Meaning {
-  std::string text;              // the value printed, or "undefined: <reason>"
-  UndefinedKind kind{};          // when undefined
-  SourceLoc loc;                 // when undefined
+  std::string text;      // the value printed, or "undefined: <reason>"
+  UndefinedKind kind{};  // when undefined
+  SourceLoc loc;         // when undefined
   DenotationStats stats;
 };
 
 // [[program]] with inputs given as NAME=VALUE texts.
 template <class S = double>
-Meaning den(const std::string& program, const std::vector<std::pair<std::string, std::string>>& env = {},
+Meaning den(const std::string& program,
+            const std::vector<std::pair<std::string, std::string>>& env = {},
             DenotationOptions o = {}) {
   Meaning m;
   run_on_large_stack([&] {
@@ -70,8 +71,8 @@ TEST(DenotationalEval, NoPerturbationConfusion) {
 }
 
 TEST(DenotationalEval, GradientOfAProduct) {
-  Meaning m = den("grad[(x, y)](p: real * real. sin(fst p) * snd p * snd p)",
-                  {{"x", "0.5"}, {"y", "2"}});
+  Meaning m =
+      den("grad[(x, y)](p: real * real. sin(fst p) * snd p * snd p)", {{"x", "0.5"}, {"y", "2"}});
   EXPECT_EQ(m.text, "(3.510330247561491, 1.917702154416812)");
 }
 
@@ -193,8 +194,8 @@ RC_GTEST_PROP(TaggedDual, RingLawsHoldExactly, (int a0, int a1, int b0, int b1, 
 
 RC_GTEST_PROP(DenotationalEval, PolynomialDerivativesAreExact, (int k0, int k1, int k2, int at)) {
   // d/dx (k0 + k1 x + k2 x^2) = k1 + 2 k2 x, exactly, also at every nesting depth.
-  std::string poly = std::to_string(k0) + " + " + std::to_string(k1) + " * x + " +
-                     std::to_string(k2) + " * x * x";
+  std::string poly =
+      std::to_string(k0) + " + " + std::to_string(k1) + " * x + " + std::to_string(k2) + " * x * x";
   std::string prog = "grad[a](x: real. " + poly + ")";
   Meaning m = den<Rational>(prog, {{"a", std::to_string(at)}});
   RC_ASSERT(m.text == ScalarTraits<Rational>::to_text(Rational(k1) + 2 * Rational(k2) * at));
