@@ -22,7 +22,7 @@
 namespace adlang {
 
 struct DenOptions : CommonOptions {
-  std::uint64_t max_approximant = std::uint64_t(1) << 20;
+  std::uint64_t max_approximant = std::uint64_t(1) << 16;
 };
 
 // adlang den: [[program]] gamma (Fig. 7), gamma the --env inputs.

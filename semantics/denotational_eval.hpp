@@ -46,7 +46,7 @@ struct DenotationOptions {
   // The limited language of Fig. 8: every letrec denotes its approximant mu_n for this n.
   std::optional<std::uint64_t> unfold;
   // Without `unfold`: the largest approximant tried before reporting the value undefined.
-  std::uint64_t max_approximant = std::uint64_t(1) << 20;
+  std::uint64_t max_approximant = std::uint64_t(1) << 16;
   // Function calls allowed over all attempts; running out is reported (UndefinedKind::Fuel).
   std::uint64_t fuel = 10'000'000;
 };
