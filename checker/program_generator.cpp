@@ -2,322 +2,527 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
+#include <string>
 
 #include "lang/diagnostics.hpp"
 #include "lang/printer.hpp"
+#include "lang/vector_space.hpp"
+
+namespace adlang::checker {
+
+namespace {
+
+std::uint64_t splitmix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+Rng::Rng(std::uint64_t seed, std::uint64_t index)
+    : engine_(splitmix(splitmix(seed) ^ splitmix(index + 0x51ed270b27d8a3ULL))) {}
+
+namespace {
+
+// Decimals with few digits: exact in every precision's reading, and sums and products of
+// them stay short in exact mode.
+std::string random_real_text(Choices& rng) {
+  static const char* const kNice[] = {"0",  "1",    "2",     "-1",   "0.5", "-0.5",  "1.5",
+                                      "-2", "0.25", "-1.25", "0.75", "3",   "-0.75", "1.25"};
+  if (rng.chance(0.5)) return kNice[rng.below(sizeof kNice / sizeof kNice[0])];
+  int eighths = static_cast<int>(rng.below(49)) - 24;  // [-3, 3] in steps of 1/8
+  double v = eighths / 8.0;
+  std::string s = std::to_string(v);  // e.g. "-1.375000"
+  while (!s.empty() && s.back() == '0')
+    s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  if (s == "-0") s = "0";
+  return s;
+}
+
+struct ScopedVar {
+  Name name;
+  Type type;
+  std::vector<std::string> value;  // known value (inputs), else empty
+};
+
+struct FunSig {
+  Name name;
+  Type param, result;
+  bool counted;          // param = real * A: a counter that must start small
+  bool callable = true;  // false: in scope (it hides outer functions of its name) but not called
+};
+
+class Generator {
+ public:
+  Generator(Choices& rng, const GenConfig& c) : rng_(rng), c_(c) {}
+
+  Program program(std::optional<Type> want = std::nullopt) {
+    Program p;
+    unsigned n_inputs = c_.min_inputs + rng_.below(c_.max_inputs + 1 - c_.min_inputs);
+    static const char* const kInputNames[] = {"x", "v", "w"};
+    for (unsigned i = 0; i < n_inputs; ++i) {
+      Type t = rng_.chance(0.7) ? Type::real() : random_type(rng_, 1);
+      Input in{Name(kInputNames[i]), t, random_value(rng_, t)};
+      p.inputs.push_back(in);
+      gamma_.push_back(ScopedVar{in.name, in.type, in.scalars});
+    }
+    Type result = want ? *want : rng_.chance(0.6) ? Type::real() : random_type(rng_, 2);
+    unsigned size = 2 + rng_.below(c_.max_size > 2 ? c_.max_size - 1 : 1);
+    if (c_.recursion && rng_.chance(0.12)) {
+      p.term = mutual_group(result, size);
+    } else {
+      p.term = gen(result, size);
+    }
+    return p;
+  }
+
+  // A trace term of type t over the variables `vars` (no if, letrec, call or rd).
+  Term trace_term(Type t, const std::vector<TypedName>& vars) {
+    trace_only_ = true;
+    for (const TypedName& v : vars)
+      gamma_.push_back(ScopedVar{v.name, v.type, {}});
+    unsigned size = 2 + rng_.below(c_.max_size > 2 ? c_.max_size - 1 : 1);
+    return gen(t, size);
+  }
+
+ private:
+  Choices& rng_;
+  const GenConfig& c_;
+  std::vector<ScopedVar> gamma_;
+  std::vector<FunSig> phi_;
+  unsigned rd_depth_ = 0;
+  unsigned fresh_ = 0;
+  bool trace_only_ = false;  // only trace-term forms (Sec. 3)
+
+  Name fresh(const char* base) { return Name(std::string(base) + std::to_string(++fresh_)); }
+
+  Term literal() {
+    // Sometimes the value of an input: ties with the program's own values.
+    if (rng_.chance(0.15)) {
+      for (const ScopedVar& v : gamma_)
+        if (v.type.is_real() && !v.value.empty() && rng_.chance(0.5))
+          return mk::literal(v.value[0]);
+    }
+    return mk::literal(random_real_text(rng_));
+  }
+
+  std::vector<const ScopedVar*> vars_of(Type t) {
+    std::vector<const ScopedVar*> out;
+    for (const ScopedVar& v : gamma_)
+      if (v.type == t) out.push_back(&v);
+    return out;
+  }
+
+  Term leaf(Type t) {
+    std::vector<const ScopedVar*> vs = vars_of(t);
+    if (!vs.empty() && rng_.chance(0.65)) {
+      const ScopedVar* v = vs[rng_.below(static_cast<unsigned>(vs.size()))];
+      return mk::var(v->name, v->type);
+    }
+    switch (t.kind()) {
+      case TypeKind::Real:
+        return literal();
+      case TypeKind::Unit:
+        return mk::unit();
+      case TypeKind::Pair: {
+        Term a = leaf(t.first());
+        Term b = leaf(t.second());
+        return mk::pair(a, b);
+      }
+    }
+    throw InternalError("internal error: unknown type kind");
+  }
+
+  // Splits a budget between k children.
+  unsigned part(unsigned size, unsigned k) { return std::max(1u, (size - 1) / k); }
+
+  Term with_var(Name x, Type t, const std::function<Term()>& body,
+                std::vector<std::string> value = {}) {
+    gamma_.push_back(ScopedVar{x, t, std::move(value)});
+    Term b = body();
+    gamma_.pop_back();
+    return b;
+  }
+
+  Term gen(Type t, unsigned size) {
+    if (size <= 1) return leaf(t);
+    enum Form { kAdd, kUnary, kBinary, kDot, kScale, kPair, kProj, kLet, kIf, kCall, kRd, kLetRec };
+    std::vector<std::pair<Form, unsigned>> forms;  // form, weight
+    if (t.is_real()) {
+      forms.insert(forms.end(), {{kAdd, 3}, {kUnary, 4}, {kBinary, 5}, {kDot, 1}});
+    }
+    if (t.is_pair()) forms.push_back({kPair, 6});
+    if (t.real_power_exponent() >= 2 || t.is_real()) forms.push_back({kScale, 1});
+    forms.insert(forms.end(), {{kProj, 2}, {kLet, 3}});
+    if (!trace_only_ && c_.conditionals) forms.push_back({kIf, 3});
+    if (!trace_only_ && rd_depth_ < c_.max_rd_depth) forms.push_back({kRd, 3});
+    if (!trace_only_ && c_.recursion) {
+      forms.push_back({kLetRec, 2});
+      std::vector<Name> seen;
+      for (std::size_t i = phi_.size(); i-- > 0;) {
+        if (std::find(seen.begin(), seen.end(), phi_[i].name) != seen.end()) continue;
+        seen.push_back(phi_[i].name);
+        if (phi_[i].callable && phi_[i].result == t) {
+          forms.push_back({kCall, 3});
+          break;
+        }
+      }
+    }
+    unsigned total = 0;
+    for (auto& f : forms)
+      total += f.second;
+    unsigned r = rng_.below(total);
+    Form form = forms.back().first;
+    for (auto& f : forms) {
+      if (r < f.second) {
+        form = f.first;
+        break;
+      }
+      r -= f.second;
+    }
+    switch (form) {
+      case kAdd:
+        return mk::add(gen(t, part(size, 2)), gen(t, part(size, 2)));
+      case kUnary:
+        return unary(size);
+      case kBinary: {
+        static const OpKind kPoly[] = {OpKind::Sub, OpKind::Mul, OpKind::Div, OpKind::Add};
+        OpKind k = kPoly[rng_.below(4)];
+        Term a = gen(t, part(size, 2));
+        Term b = gen(t, part(size, 2));
+        // Division by a difference that can be exactly 0 (the operator outside its domain).
+        if (k == OpKind::Div && rng_.chance(0.2)) b = mk::op(Op::make(OpKind::Sub), b, literal());
+        return mk::op(Op::make(k), a, b);
+      }
+      case kDot: {
+        unsigned n = 1 + rng_.below(3);
+        Type v = Type::real_power(n);
+        return mk::op(Op::make(OpKind::Dot, n), gen(v, part(size, 2)), gen(v, part(size, 2)));
+      }
+      case kScale: {
+        unsigned n = t.is_real() ? 1 : static_cast<unsigned>(t.real_power_exponent());
+        return mk::op(Op::make(OpKind::Scale, n), gen(Type::real(), part(size, 2)),
+                      gen(t, part(size, 2)));
+      }
+      case kPair:
+        return mk::pair(gen(t.first(), part(size, 2)), gen(t.second(), part(size, 2)));
+      case kProj: {
+        Type other = random_type(rng_, 1);
+        if (rng_.chance(0.5)) return mk::fst(gen(Type::pair(t, other), size - 1));
+        return mk::snd(gen(Type::pair(other, t), size - 1));
+      }
+      case kLet: {
+        Type u = rng_.chance(0.6) ? Type::real() : random_type(rng_, 1);
+        Term bound = gen(u, part(size, 2));
+        Name x = fresh("y");
+        Term body = with_var(x, u, [&] { return gen(t, part(size, 2)); });
+        return mk::let(x, u, bound, body);
+      }
+      case kIf: {
+        BoolTerm g = guard(part(size, 3));
+        return mk::if_(g, gen(t, part(size, 3)), gen(t, part(size, 3)));
+      }
+      case kCall: {
+        // The innermost binding of each name: an inner letrec hides outer functions of the
+        // same name, whatever their type.
+        std::vector<const FunSig*> fs;
+        std::vector<Name> seen;
+        for (std::size_t i = phi_.size(); i-- > 0;) {
+          const FunSig& f = phi_[i];
+          if (std::find(seen.begin(), seen.end(), f.name) != seen.end()) continue;
+          seen.push_back(f.name);
+          if (f.callable && f.result == t) fs.push_back(&f);
+        }
+        // A copy: generating the argument may add functions to phi_ (and move its elements).
+        const FunSig f = *fs[rng_.below(static_cast<unsigned>(fs.size()))];
+        Term arg = call_argument(f, size - 1);
+        return mk::call(f.name, f.param, f.result, arg);
+      }
+      case kRd:
+        return rd(t, size);
+      case kLetRec:
+        return letrec(t, size);
+    }
+    throw InternalError("internal error: unknown generator form");
+  }
+
+  Term call_argument(const FunSig& f, unsigned size) {
+    if (!f.counted) return gen(f.param, size);
+    // A small counter k + 0.25 (k = 0..3) keeps recursion short and off the boundary 0.5.
+    static const char* const kCounters[] = {"0.25", "1.25", "2.25", "3.25"};
+    Term counter = mk::literal(kCounters[rng_.below(4)]);
+    return mk::pair(counter, gen(f.param.second(), size));
+  }
+
+  Term unary(unsigned size) {
+    std::vector<OpKind> ks = {OpKind::Neg};
+    if (!c_.polynomial_only) {
+      ks.insert(ks.end(), {OpKind::Sin, OpKind::Cos, OpKind::Exp, OpKind::Log, OpKind::Sqrt,
+                           OpKind::Tanh, OpKind::Sigmoid});
+    }
+    OpKind k = ks[rng_.below(static_cast<unsigned>(ks.size()))];
+    return mk::op(Op::make(k), gen(Type::real(), size - 1));
+  }
+
+  BoolTerm guard(unsigned size) {
+    std::vector<Pred> ps = Pred::all();
+    Pred p = ps[rng_.below(static_cast<unsigned>(ps.size()))];
+    if (rng_.chance(0.05)) return mk::bool_const(rng_.chance(0.5));
+    // A tie on purpose: an input compared with its own value, or a term with itself.
+    if (rng_.chance(0.3)) {
+      std::vector<const ScopedVar*> known;
+      for (const ScopedVar& v : gamma_)
+        if (v.type.is_real() && !v.value.empty()) known.push_back(&v);
+      if (!known.empty()) {
+        const ScopedVar* v = known[rng_.below(static_cast<unsigned>(known.size()))];
+        Term a = mk::var(v->name, v->type), b = mk::literal(v->value[0]);
+        return rng_.chance(0.5) ? mk::pred(p, mk::pair(a, b)) : mk::pred(p, mk::pair(b, a));
+      }
+      Term a = gen(Type::real(), size);
+      return mk::pred(p, mk::pair(a, a));
+    }
+    Term a = gen(Type::real(), part(size, 2));
+    Term b = gen(Type::real(), part(size, 2));
+    return mk::pred(p, mk::pair(a, b));
+  }
+
+  // W.rd_L(y:T. N) : T, with N : U for a random U.
+  Term rd(Type t, unsigned size) {
+    Type u = rng_.chance(0.6) ? Type::real() : random_type(rng_, 1);
+    Name y = fresh("z");
+    Term point = gen(t, part(size, 4));
+    Term cot = gen(u, part(size, 4));
+    ++rd_depth_;
+    Term body = with_var(y, t, [&] { return gen(u, std::max(2u, size / 2)); });
+    --rd_depth_;
+    return mk::rd(cot, point, y, t, body);
+  }
+
+  Name function_name() {
+    static const char* const kPool[] = {"f", "g", "h"};
+    return Name(kPool[rng_.below(3)]);
+  }
+
+  // A function body: only the parameter is in scope (Fig. 1).
+  Term function_body(Name param, Type pt, Type u, unsigned size,
+                     const std::function<Term()>& make) {
+    std::vector<ScopedVar> saved;
+    saved.swap(gamma_);
+    gamma_.push_back(ScopedVar{param, pt, {}});
+    unsigned saved_depth = rd_depth_;
+    Term body = make();
+    rd_depth_ = saved_depth;
+    gamma_.swap(saved);
+    (void)u;
+    (void)size;
+    return body;
+  }
+
+  // if fst p < 0.5 then BASE else let r = <recursive call> in STEP, the call being
+  // callee((fst p - 1, E)) or, through a derivative, W.rd_{snd p}(y:A. callee((fst p - 1, y))).
+  Term counted_body(Name param, Type pt, Type u, Name callee, Type callee_result, unsigned size) {
+    Term p = mk::var(param, pt);
+    Term counter = mk::fst(p);
+    BoolTerm stop = mk::pred(Pred::make(PredKind::Lt), mk::pair(counter, mk::literal("0.5")));
+    Term base = gen(u, part(size, 3));
+    Term next = mk::op(Op::make(OpKind::Sub), mk::fst(p), mk::literal("1"));
+    Type a = pt.second();
+    Term rec;
+    Type rt;
+    if (rd_depth_ < c_.max_rd_depth && rng_.chance(0.35)) {
+      Name y = fresh("z");
+      Term call = mk::call(callee, pt, callee_result, mk::pair(next, mk::var(y, a)));
+      Term cot = gen(callee_result, 1);
+      rec = mk::rd(cot, mk::snd(p), y, a, call);
+      rt = a;
+    } else {
+      Term e = gen(a, part(size, 4));
+      rec = mk::call(callee, pt, callee_result, mk::pair(next, e));
+      rt = callee_result;
+    }
+    Name r = fresh("r");
+    Term step = with_var(r, rt, [&] { return gen(u, part(size, 3)); });
+    return mk::if_(stop, base, mk::let(r, rt, rec, step));
+  }
+
+  Term letrec(Type t, unsigned size) {
+    Name f = function_name();
+    bool counted = rng_.chance(0.6);
+    Type a = rng_.chance(0.7) ? Type::real() : random_type(rng_, 1);
+    Type pt = counted ? Type::pair(Type::real(), a) : a;
+    Type u = rng_.chance(0.75) ? Type::real() : random_type(rng_, 1);
+    Name x = fresh("p");
+    phi_.push_back(FunSig{f, pt, u, counted});
+    Term body;
+    if (counted) {
+      body = function_body(x, pt, u, size,
+                           [&] { return counted_body(x, pt, u, f, u, part(size, 2)); });
+    } else if (rng_.chance(0.03)) {
+      // Divergent: f(p) = f(p) (undefined at every approximant; bottom on both sides).
+      body = mk::call(f, pt, u, mk::var(x, pt));
+    } else {
+      // Not recursive: f is in scope in its own body (it hides any outer f) but not called.
+      phi_.back().callable = false;
+      body = function_body(x, pt, u, size, [&] { return gen(u, part(size, 2)); });
+      phi_.back().callable = true;
+    }
+    FunDef def{f, x, pt, u, body, {}};
+    Term rest;
+    // Sometimes rebind a name the body's functions use: a closure must keep the function
+    // environment of its definition (clo_phi), not the caller's.
+    if (rng_.chance(0.25)) {
+      Name g = function_name();
+      if (g == f) g = Name(f.str() == "f" ? "g" : "f");
+      Type gt = pt;
+      Name gx = fresh("p");
+      Term gbody = function_body(gx, gt, u, size, [&] {
+        return mk::call(
+            f, pt, u,
+            counted ? mk::pair(mk::literal("1.25"), mk::snd(mk::var(gx, gt))) : mk::var(gx, gt));
+      });
+      FunDef gdef{g, gx, gt, u, gbody, {}};
+      phi_.push_back(FunSig{g, gt, u, false});
+      // Shadow f with a different function of the same type, then call g.
+      Name sx = fresh("p");
+      Term shadow_body = function_body(sx, pt, u, size, [&] { return gen(u, 2); });
+      FunDef shadow{f, sx, pt, u, shadow_body, {}};
+      phi_.push_back(FunSig{f, pt, u, false});
+      // The call of g and what follows are inside both letrecs: phi_ says so.
+      Term call_g = mk::call(g, gt, u, call_argument(FunSig{g, gt, u, counted}, 2));
+      Name r = fresh("r");
+      Term use = with_var(r, u, [&] { return gen(t, part(size, 2)); });
+      phi_.pop_back();
+      phi_.pop_back();
+      rest = mk::letrec({gdef}, mk::letrec({shadow}, mk::let(r, u, call_g, use)));
+    } else {
+      rest = gen(t, part(size, 2));
+    }
+    phi_.pop_back();
+    return mk::letrec({def}, rest);
+  }
+
+  // Mutually recursive top-level group: f calls g, g calls f, with one shared counter.
+  Term mutual_group(Type t, unsigned size) {
+    Type a = Type::real();
+    Type pt = Type::pair(Type::real(), a);
+    Type u = Type::real();
+    Name f("f"), g("g");
+    Name fx = fresh("p"), gx = fresh("p");
+    phi_.push_back(FunSig{f, pt, u, true});
+    phi_.push_back(FunSig{g, pt, u, true});
+    Term fb = function_body(fx, pt, u, size,
+                            [&] { return counted_body(fx, pt, u, g, u, part(size, 3)); });
+    Term gb = function_body(gx, pt, u, size,
+                            [&] { return counted_body(gx, pt, u, f, u, part(size, 3)); });
+    Term body = gen(t, part(size, 2));
+    phi_.pop_back();
+    phi_.pop_back();
+    return mk::letrec({FunDef{f, fx, pt, u, fb, {}}, FunDef{g, gx, pt, u, gb, {}}}, body);
+  }
+};
+
+}  // namespace
+
+Type random_type(Choices& rng, unsigned depth) {
+  unsigned r = rng.below(depth == 0 ? 2 : 10);
+  if (r == 0 || depth == 0) return r == 1 ? Type::unit() : Type::real();
+  switch (r) {
+    case 1:
+      return Type::unit();
+    case 2:
+    case 3:
+    case 4:
+      return Type::pair(Type::real(), Type::real());
+    case 5:
+      return Type::real_power(3);
+    case 6:
+      return Type::pair(random_type(rng, depth - 1), random_type(rng, depth - 1));
+    default:
+      return Type::real();
+  }
+}
+
+std::vector<std::string> random_value(Choices& rng, Type t) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < t.size(); ++i)
+    out.push_back(random_real_text(rng));
+  return out;
+}
+
+Program generate_program(Choices& choices, const GenConfig& config, std::optional<Type> result) {
+  return Generator(choices, config).program(result);
+}
+
+Program generate_program(std::uint64_t seed, std::uint64_t index, const GenConfig& config) {
+  Rng rng(seed, index);
+  return generate_program(rng, config);
+}
+
+Term generate_trace_term(Choices& choices, Type t, const std::vector<TypedName>& vars,
+                         const GenConfig& config) {
+  return Generator(choices, config).trace_term(t, vars);
+}
+
+}  // namespace adlang::checker
 
 namespace adlang::gen {
 
 namespace {
 
-const char* const kVarPool[] = {"x", "y", "z", "a", "b", "w"};
-const char* const kFunPool[] = {"f", "g", "h"};
-const char* const kInputPool[] = {"u", "v", "t", "s"};
-const char* const kLiterals[] = {"0", "1", "-1", "0.5", "2", "-0.5", "1.5", "3", "0.25", "-2"};
-
-int pick(int n) {
-  return n <= 1 ? 0 : *rc::gen::inRange(0, n);
-}
-bool chance(int percent) {
-  return *rc::gen::inRange(0, 100) < percent;
-}
-
-struct FunSig {
-  Name name;
-  Type param, result;
-};
-
-// The generation state of one program: variables and functions in scope.
-class Builder {
+// RapidCheck's picks as the generator's choices: inside rc::gen::exec, each pick shrinks
+// towards 0, the simplest alternative.
+class RapidCheckChoices final : public checker::Choices {
  public:
-  explicit Builder(const GenConfig& cfg) : cfg_(cfg) {}
-
-  Type random_type(int depth) {
-    int n = depth <= 0 ? 2 : 6;
-    switch (pick(n)) {
-      case 0:
-        return Type::real();
-      case 1:
-        return chance(70) ? Type::real() : Type::unit();
-      case 2:
-        return Type::pair(Type::real(), Type::real());
-      case 3:
-        return Type::real_power(std::min<unsigned>(3, cfg_.max_vector));
-      case 4:
-        return Type::pair(random_type(depth - 1), random_type(depth - 1));
-      default:
-        return Type::real();
-    }
-  }
-
-  std::string literal_text() {
-    if (chance(70)) return kLiterals[pick(std::size(kLiterals))];
-    int k = *rc::gen::inRange(-24, 25);
-    return eighths(k);
-  }
-
-  static std::string eighths(int k) {
-    // k/8 as an exact decimal.
-    bool neg = k < 0;
-    int a = neg ? -k : k;
-    int whole = a / 8, frac = (a % 8) * 125;  // thousandths
-    std::string s = std::to_string(whole);
-    if (frac) {
-      std::string f = std::to_string(frac);
-      f.insert(0, 3 - f.size(), '0');
-      while (!f.empty() && f.back() == '0')
-        f.pop_back();
-      s += "." + f;
-    }
-    return (neg && (whole || frac)) ? "-" + s : s;
-  }
-
-  // Whether the variable at index i is hidden by a later binding of the same name.
-  bool shadowed(std::size_t i) const {
-    for (std::size_t j = i + 1; j < vars_.size(); ++j)
-      if (vars_[j].name == vars_[i].name) return true;
-    return false;
-  }
-
-  Term leaf(Type t) {
-    std::vector<TypedName> candidates;
-    for (std::size_t i = var_floor_; i < vars_.size(); ++i)
-      if (vars_[i].type == t && !shadowed(i)) candidates.push_back(vars_[i]);
-    if (!candidates.empty() && chance(60)) {
-      const TypedName& v = candidates[pick(static_cast<int>(candidates.size()))];
-      return mk::var(v.name, v.type);
-    }
-    switch (t.kind()) {
-      case TypeKind::Real:
-        return mk::literal(literal_text());
-      case TypeKind::Unit:
-        return mk::unit();
-      case TypeKind::Pair:
-        return mk::pair(leaf(t.first()), leaf(t.second()));
-    }
-    throw InternalError("internal error: unknown type kind");
-  }
-
-  // A term of type t. Alternative 0 is always a leaf, so shrinking simplifies.
-  Term term(Type t, int depth, bool trace_only = false) {
-    if (depth <= 0) return leaf(t);
-    std::vector<std::function<Term()>> forms;
-    forms.push_back([&] { return leaf(t); });
-    if (t.is_real()) {
-      forms.push_back(
-          [&] { return mk::add(term(t, depth - 1, trace_only), term(t, depth - 1, trace_only)); });
-      forms.push_back([&] { return op_app(t, depth, trace_only); });
-      forms.push_back([&] { return op_app(t, depth, trace_only); });
-    }
-    if (t.is_pair()) {
-      forms.push_back([&] {
-        return mk::pair(term(t.first(), depth - 1, trace_only),
-                        term(t.second(), depth - 1, trace_only));
-      });
-      if (t.real_power_exponent() >= 2)
-        forms.push_back([&] { return op_app(t, depth, trace_only); });
-    }
-    forms.push_back([&] { return let(t, depth, trace_only); });
-    forms.push_back([&] {
-      Type other = random_type(1);
-      bool first = chance(50);
-      Type p = first ? Type::pair(t, other) : Type::pair(other, t);
-      Term arg = term(p, depth - 1, trace_only);
-      return first ? mk::fst(arg) : mk::snd(arg);
-    });
-    if (!trace_only) {
-      if (cfg_.conditionals) forms.push_back([&] { return conditional(t, depth); });
-      if (cfg_.recursion) forms.push_back([&] { return letrec(t, depth); });
-      if (has_function_returning(t)) forms.push_back([&] { return call(t, depth); });
-      if (cfg_.differentiation && rd_depth_ < cfg_.max_rd_nesting)
-        forms.push_back([&] { return rd(t, depth); });
-    }
-    return forms[pick(static_cast<int>(forms.size()))]();
-  }
-
-  BoolTerm guard(int depth) {
-    if (chance(10)) return mk::bool_const(chance(50));
-    Pred p = Pred::all()[pick(5)];
-    Term a = term(Type::real(), depth);
-    // Ties on purpose: uniform random reals never make the two sides equal.
-    Term b = chance(15) ? a : term(Type::real(), depth);
-    return mk::pred(p, mk::pair(a, b));
-  }
-
-  std::vector<TypedName> vars_;
-  std::vector<FunSig> funs_;
-  std::size_t var_floor_ = 0;  // variables below are outside the current function body
-  int rd_depth_ = 0;
-
- private:
-  const GenConfig& cfg_;
-
-  Name var_name() { return Name(kVarPool[pick(std::size(kVarPool))]); }
-
-  Term op_app(Type t, int depth, bool trace_only) {
-    std::vector<Op> ops;
-    if (t.is_real()) {
-      for (OpKind k :
-           {OpKind::Neg, OpKind::Add, OpKind::Sub, OpKind::Mul, OpKind::Div, OpKind::Sin,
-            OpKind::Cos, OpKind::Exp, OpKind::Log, OpKind::Sqrt, OpKind::Tanh, OpKind::Sigmoid}) {
-        Op o = Op::make(k);
-        if (!cfg_.polynomial_only || o.is_polynomial()) ops.push_back(o);
-      }
-      for (unsigned n = 1; n <= cfg_.max_vector; ++n)
-        ops.push_back(Op::make(OpKind::Dot, n));
-    } else {
-      ops.push_back(Op::make(OpKind::Scale, static_cast<unsigned>(t.real_power_exponent())));
-    }
-    Op o = ops[pick(static_cast<int>(ops.size()))];
-    Type a = o.arg_type();
-    if (a.is_pair() && chance(80)) {
-      return mk::op(o, mk::pair(term(a.first(), depth - 1, trace_only),
-                                term(a.second(), depth - 1, trace_only)));
-    }
-    return mk::op(o, term(a, depth - 1, trace_only));
-  }
-
-  Term let(Type t, int depth, bool trace_only) {
-    Type s = random_type(1);
-    Term bound = term(s, depth - 1, trace_only);
-    Name x = var_name();
-    vars_.push_back(TypedName{x, s});
-    Term body = term(t, depth - 1, trace_only);
-    vars_.pop_back();
-    return mk::let(x, s, bound, body);
-  }
-
-  Term conditional(Type t, int depth) {
-    BoolTerm g = guard(depth - 1);
-    Term m = term(t, depth - 1);
-    Term n = term(t, depth - 1);
-    return mk::if_(g, m, n);
-  }
-
-  // The functions visible here: the innermost binding of each name.
-  std::vector<FunSig> visible_functions() const {
-    std::vector<FunSig> out;
-    for (std::size_t i = 0; i < funs_.size(); ++i) {
-      bool hidden = false;
-      for (std::size_t j = i + 1; j < funs_.size(); ++j)
-        if (funs_[j].name == funs_[i].name) hidden = true;
-      if (!hidden) out.push_back(funs_[i]);
-    }
-    return out;
-  }
-
-  bool has_function_returning(Type t) const {
-    for (const FunSig& f : visible_functions())
-      if (f.result == t) return true;
-    return false;
-  }
-
-  Term call(Type t, int depth) {
-    std::vector<FunSig> fs;  // copies: generating the argument may grow funs_
-    for (const FunSig& f : visible_functions())
-      if (f.result == t) fs.push_back(f);
-    FunSig f = fs[pick(static_cast<int>(fs.size()))];
-    Term arg = term(f.param, depth - 1);
-    return mk::call(f.name, f.param, f.result, arg);
-  }
-
-  // A function body sees only its parameter (Fig. 1), plus the functions in scope.
-  template <class F>
-  Term in_function_body(Name param, Type s, F&& body) {
-    std::size_t saved_floor = var_floor_;
-    vars_.push_back(TypedName{param, s});
-    var_floor_ = vars_.size() - 1;
-    int saved_rd = rd_depth_;
-    Term b = body();
-    rd_depth_ = saved_rd;
-    var_floor_ = saved_floor;
-    vars_.pop_back();
-    return b;
-  }
-
-  // letrec f(x:S):U = M in N, with M either a terminating countdown on a real counter or an
-  // arbitrary body (which may call f anywhere, also under rd: recursion through a derivative).
-  Term letrec(Type t, int depth) {
-    Name f(kFunPool[pick(std::size(kFunPool))]);
-    Name x = var_name();
-    bool countdown = chance(60);
-    Type s = countdown ? (chance(60) ? Type::real() : Type::pair(Type::real(), random_type(0)))
-                       : random_type(1);
-    Type u = chance(50) ? t : random_type(1);
-    funs_.push_back(FunSig{f, s, u});
-    Term body = in_function_body(x, s, [&] {
-      if (!countdown) return term(u, depth - 1);
-      // if n < 0.5 then BASE else STEP, with STEP calling f on (n - 1, ...).
-      Term xv = mk::var(x, s);
-      Term n = s.is_real() ? xv : mk::fst(xv);
-      Term smaller = mk::op(Op::make(OpKind::Sub), n, mk::literal("1"));
-      Term arg = s.is_real() ? smaller : mk::pair(smaller, term(s.second(), depth - 2));
-      Term rec = mk::call(f, s, u, arg);
-      Term base = term(u, depth - 2);
-      Term step = combine(u, rec, depth - 2);
-      return mk::if_(mk::pred(Pred::make(PredKind::Lt), mk::pair(n, mk::literal("0.5"))), base,
-                     step);
-    });
-    Term n = term(t, depth - 1);
-    funs_.pop_back();
-    return mk::letrec({FunDef{f, x, s, u, body, {}}}, n);
-  }
-
-  // A term of type u that uses `rec` (a recursive call of type u) once.
-  Term combine(Type u, const Term& rec, int depth) {
-    Name r = var_name();
-    vars_.push_back(TypedName{r, u});
-    Term body = term(u, std::max(depth, 0));
-    vars_.pop_back();
-    // Make sure the recursive result is used at least sometimes directly.
-    if (u.is_real() && chance(50)) body = mk::add(mk::var(r, u), body);
-    return mk::let(r, u, rec, body);
-  }
-
-  // M.rd_L(x:T. N) : T with N : U.
-  Term rd(Type t, int depth) {
-    Type u = chance(60) ? Type::real() : random_type(1);
-    Term point = term(t, depth - 1);
-    Name x = var_name();
-    vars_.push_back(TypedName{x, t});
-    ++rd_depth_;
-    Term body = term(u, depth - 1);
-    --rd_depth_;
-    vars_.pop_back();
-    Term cot = term(u, depth - 1);
-    return mk::rd(cot, point, x, t, body);
-  }
+  unsigned below(unsigned n) override { return n <= 1 ? 0 : *rc::gen::inRange(0u, n); }
+  bool chance(double p) override { return *rc::gen::inRange(0, 1000) < p * 1000; }
 };
 
-int depth_for(int size, const GenConfig& cfg) {
-  return std::clamp(1 + size / 20, 1, cfg.max_depth);
+// The test suite's configuration in the checker's terms; RapidCheck's size (0-100) scales the
+// size budget.
+checker::GenConfig translate(const GenConfig& cfg, int size) {
+  checker::GenConfig c;
+  c.max_size =
+      static_cast<unsigned>(2 + (std::max(size, 0) * 4 * std::max(cfg.max_depth, 1)) / 100);
+  c.max_rd_depth = cfg.differentiation ? static_cast<unsigned>(std::max(cfg.max_rd_nesting, 0)) : 0;
+  c.polynomial_only = cfg.polynomial_only;
+  c.recursion = cfg.recursion;
+  c.conditionals = cfg.conditionals;
+  c.max_inputs = static_cast<unsigned>(std::max(cfg.max_inputs, 0));
+  return c;
 }
 
-std::string value_text_of(Type t, Builder& b) {
+std::string value_syntax(Type t, const std::vector<std::string>& scalars, std::size_t& i) {
   switch (t.kind()) {
     case TypeKind::Real:
-      return Builder::eighths(*rc::gen::inRange(-24, 25));
+      return scalars[i++];
     case TypeKind::Unit:
       return "*";
-    case TypeKind::Pair:
-      return "(" + value_text_of(t.first(), b) + ", " + value_text_of(t.second(), b) + ")";
+    case TypeKind::Pair: {
+      std::string a = value_syntax(t.first(), scalars, i);
+      std::string b = value_syntax(t.second(), scalars, i);
+      return "(" + a + ", " + b + ")";
+    }
   }
-  return "0";
+  return "*";
 }
 
-GeneratedProgram make_program(Type t, const GenConfig& cfg, int size) {
-  Builder b(cfg);
-  GeneratedProgram p;
-  int inputs = pick(cfg.max_inputs + 1);
-  for (int i = 0; i < inputs; ++i) {
-    Type it = chance(75) ? Type::real() : b.random_type(1);
-    TypedName in{Name(kInputPool[i]), it};
-    p.inputs.push_back(in);
-    p.input_values.push_back(value_text_of(it, b));
-    b.vars_.push_back(in);
+std::string value_syntax(Type t, const std::vector<std::string>& scalars) {
+  std::size_t i = 0;
+  return value_syntax(t, scalars, i);
+}
+
+GeneratedProgram view(const checker::Program& p) {
+  GeneratedProgram g;
+  g.term = p.term;
+  for (const checker::Input& in : p.inputs) {
+    g.inputs.push_back(TypedName{in.name, in.type});
+    g.input_values.push_back(value_syntax(in.type, in.scalars));
   }
-  p.term = b.term(t, depth_for(size, cfg));
-  return p;
+  return g;
 }
 
 }  // namespace
@@ -328,22 +533,27 @@ void showValue(const GeneratedProgram& p, std::ostream& os) {
   os << print_program(p.term);
 }
 
-rc::Gen<Type> type(const GenConfig& cfg) {
-  return rc::gen::exec([cfg] { return Builder(cfg).random_type(2); });
+rc::Gen<Type> type(const GenConfig&) {
+  return rc::gen::exec([] {
+    RapidCheckChoices ch;
+    return checker::random_type(ch, 2);
+  });
 }
 
 rc::Gen<GeneratedProgram> program_of_type(Type t, const GenConfig& cfg) {
   return rc::gen::withSize([t, cfg](int size) {
-    return rc::gen::exec([t, cfg, size] { return make_program(t, cfg, size); });
+    return rc::gen::exec([t, cfg, size] {
+      RapidCheckChoices ch;
+      return view(checker::generate_program(ch, translate(cfg, size), t));
+    });
   });
 }
 
 rc::Gen<GeneratedProgram> program(const GenConfig& cfg) {
   return rc::gen::withSize([cfg](int size) {
     return rc::gen::exec([cfg, size] {
-      Builder b(cfg);
-      Type t = b.random_type(2);
-      return make_program(t, cfg, size);
+      RapidCheckChoices ch;
+      return view(checker::generate_program(ch, translate(cfg, size)));
     });
   });
 }
@@ -351,18 +561,16 @@ rc::Gen<GeneratedProgram> program(const GenConfig& cfg) {
 rc::Gen<Term> trace_term(Type t, std::vector<TypedName> vars, const GenConfig& cfg) {
   return rc::gen::withSize([t, vars, cfg](int size) {
     return rc::gen::exec([t, vars, cfg, size] {
-      Builder b(cfg);
-      b.vars_ = vars;
-      return b.term(t, depth_for(size, cfg), /*trace_only=*/true);
+      RapidCheckChoices ch;
+      return checker::generate_trace_term(ch, t, vars, translate(cfg, size));
     });
   });
 }
 
 rc::Gen<std::string> value_text(Type t) {
   return rc::gen::exec([t] {
-    GenConfig cfg;
-    Builder b(cfg);
-    return value_text_of(t, b);
+    RapidCheckChoices ch;
+    return value_syntax(t, checker::random_value(ch, t));
   });
 }
 

@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "ad/reverse_deriv.hpp"
-#include "checker/generator.hpp"
 #include "checker/program.hpp"
+#include "checker/program_generator.hpp"
 #include "semantics/eval_context.hpp"
 #include "semantics/symbolic_eval.hpp"
 

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "checker/generator.hpp"
+#include "checker/program_generator.hpp"
 #include "checker/runner.hpp"
 #include "checker/shrink.hpp"
 #include "checker/term_edit.hpp"
