@@ -101,6 +101,8 @@ std::string printable_term(const Term& t, PrintStyle style) {
 EvalOptions eval_options(const CommonOptions& opts) {
   EvalOptions e;
   e.predicates = opts.predicates;
+  // The compiled evaluator for every precision; the reference one under --unfold (Fig. 8).
+  e.evaluator = Evaluator::Compiled;
   e.fuel = opts.fuel;
   e.unfold = opts.unfold;
   e.max_trace_nodes = opts.max_trace;

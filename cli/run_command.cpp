@@ -3,7 +3,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/json.hpp"
-#include "semantics/ordinary_eval.hpp"
+#include "semantics/compiled_eval.hpp"
 
 namespace adlang {
 
@@ -18,7 +18,7 @@ int run_command(const CommonOptions& opts, std::ostream& out, std::ostream& err)
       for (const ProgramInput<S>& in : p->inputs)
         rho.push(in.name, in.value);
       EvalContext cx(eval_options(opts), p->names);
-      Value<S> v = ordinary_eval(p->term, rho, nullptr, cx);
+      Value<S> v = evaluate(p->term, rho, cx);
       Type t = p->term.type();
       if (opts.json) {
         out << "{\"value\": " << print_value_json<S>(t, v.data())

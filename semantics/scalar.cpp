@@ -116,7 +116,10 @@ LiteralProblem ScalarTraits<Rational>::from_literal(const std::string& text, Rat
   if (scale > kMaxDecimalExponent || scale < -kMaxDecimalExponent) {
     return LiteralProblem::TooLargeForExact;
   }
-  bmp::mpz_int mantissa(digits.empty() ? std::string("0") : digits);
+  // Leading zeros would make the digits read as octal ("0.123" has digits "0123").
+  std::size_t nonzero = digits.find_first_not_of('0');
+  digits = nonzero == std::string::npos ? std::string("0") : digits.substr(nonzero);
+  bmp::mpz_int mantissa(digits);
   bmp::mpz_int power =
       bmp::pow(bmp::mpz_int(10), static_cast<unsigned>(scale < 0 ? -scale : scale));
   out = scale < 0 ? Rational(mantissa, power) : Rational(mantissa * power);

@@ -1,0 +1,709 @@
+#include "semantics/compiled_eval.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "lang/diagnostics.hpp"
+#include "lang/stack.hpp"
+#include "semantics/op_eval.hpp"
+#include "semantics/ordinary_eval.hpp"
+#include "semantics/symbolic_eval.hpp"
+
+namespace adlang {
+
+namespace {
+
+// ---- the code ---------------------------------------------------------------------------
+//
+// Operands are scalars on one stack; `fp` is the base of the current frame (a function's
+// parameter, then its lets and temporaries). Each instruction's effect, with its figure rule:
+
+enum class Code : std::uint8_t {
+  Const,     // push consts[a]                                         (a literal r)
+  Load1,     // push st[fp + a]                                        (a real variable)
+  Load,      // push st[fp + a .. fp + a + b)                          (a variable / path)
+  Input,     // push inputs[a .. a + b)                                (a program input, rho)
+  Slide,     // remove the b... below the top a: [.. X(a) R(b)] -> [.. R(b)]   (end of let)
+  Drop,      // sp -= a                                                (fst)
+  Add,       // V + W => r + s; locs[a]                                (Fig. 2, +)
+  Neg,       // ev(neg, V); locs[a]
+  Sub,       // ev(sub, V); locs[a]
+  Mul,       // ev(mul, V); locs[a]
+  Div,       // ev(div, V); locs[a]
+  OpAdd,     // ev(add, V); locs[a]
+  Op,        // ev(ops[b], V); locs[a]                                 (Fig. 2, op)
+  Branch,    // pred(V) with preds[b]; jump to c if false; locs[a]    (Fig. 2, pred and if)
+  Jump,      // pc = a
+  Call,      // f(V): fn a, |T| = b; locs[c]                           (Fig. 2, call)
+  TailCall,  // the same in tail position: the caller's frame is reused
+  Ret,       // the result (a scalars) replaces the frame
+  Rd,        // W.rd_V(x:T. N): rds[a]                                 (Fig. 2, rd)
+  Fail,      // throw fails[a] (a literal outside the precision's range)
+  Halt,
+};
+
+struct Instr {
+  Code code;
+  std::uint32_t a = 0, b = 0, c = 0;
+};
+
+// A variable: a region of the current frame, or of the inputs (rho).
+struct Slot {
+  Name name;
+  bool input = false;
+  std::uint32_t off = 0;
+  std::uint32_t size = 0;
+};
+
+struct Group {
+  const LetRec* letrec;
+  std::uint32_t first_fn;  // index of letrec->defs[0] in Program::functions
+};
+
+// An rd redex: what symbolic evaluation needs from the evaluation state at that point.
+struct RdSite {
+  const Rd* node;
+  std::vector<Slot> locals;   // bindings in scope, in binding order
+  bool top_level;             // whether rho is visible (not inside a function body)
+  std::vector<Group> groups;  // the function environment, outermost first
+  std::uint32_t point_size;
+};
+
+template <class S>
+struct Program {
+  std::vector<Instr> code;
+  std::vector<S> consts;
+  std::vector<SourceLoc> locs;
+  std::vector<Op> ops;
+  std::vector<Pred> preds;
+  std::vector<Undefined> fails;
+  std::vector<RdSite> rds;
+  struct Function {
+    const FunDef* def;
+    std::uint32_t entry = 0;
+    std::uint32_t max_height = 0;
+  };
+  std::vector<Function> functions;
+  std::vector<S> inputs;
+  std::uint32_t main_max_height = 0;
+};
+
+// ---- the compiler -----------------------------------------------------------------------
+
+template <class S>
+class Compiler {
+ public:
+  Compiler(Program<S>& p, const ValueEnv<S>& rho) : p_(p), rho_(rho) {}
+
+  void compile_main(const Term& m) {
+    Scope sc;
+    sc.top_level = true;
+    compile(m, sc);
+    emit(Code::Halt);
+    p_.main_max_height = sc.max_height;
+    // Function bodies, compiled from a worklist (not recursively: bodies may define more).
+    while (!pending_.empty()) {
+      Pending job = std::move(pending_.back());
+      pending_.pop_back();
+      auto& f = p_.functions[job.fn];
+      Scope body;
+      body.top_level = false;
+      body.groups = std::move(job.groups);
+      const Type param = f.def->param_type;
+      body.vars.push_back(Slot{f.def->param, false, 0, size_of(param)});
+      body.height = body.max_height = size_of(param);
+      p_.functions[job.fn].entry = static_cast<std::uint32_t>(p_.code.size());
+      compile_tail(f.def->body, body);
+      p_.functions[job.fn].max_height = body.max_height;
+    }
+  }
+
+ private:
+  struct Scope {
+    std::vector<Slot> vars;
+    bool top_level = false;
+    std::vector<Group> groups;
+    std::uint32_t height = 0, max_height = 0;
+    void grow(std::uint32_t n) {
+      height += n;
+      max_height = std::max(max_height, height);
+    }
+  };
+  struct Pending {
+    std::uint32_t fn;
+    std::vector<Group> groups;
+  };
+
+  Program<S>& p_;
+  const ValueEnv<S>& rho_;
+  std::unordered_map<Name, Slot, NameHash> input_slots_;
+  std::vector<Pending> pending_;
+
+  static std::uint32_t size_of(Type t) { return static_cast<std::uint32_t>(t.size()); }
+
+  std::uint32_t here() const { return static_cast<std::uint32_t>(p_.code.size()); }
+  void emit(Code c, std::uint32_t a = 0, std::uint32_t b = 0, std::uint32_t d = 0) {
+    p_.code.push_back(Instr{c, a, b, d});
+  }
+  std::uint32_t loc(SourceLoc l) {
+    p_.locs.push_back(l);
+    return static_cast<std::uint32_t>(p_.locs.size() - 1);
+  }
+
+  // A variable in scope: the innermost local binding, else (outside function bodies) rho.
+  Slot lookup(Name x, const Scope& sc) {
+    for (std::size_t i = sc.vars.size(); i-- > 0;)
+      if (sc.vars[i].name == x) return sc.vars[i];
+    internal_check(sc.top_level, "unbound variable in a function body");
+    auto it = input_slots_.find(x);
+    if (it != input_slots_.end()) return it->second;
+    const Value<S>* v = rho_.lookup(x);
+    internal_check(v != nullptr, "unbound variable during evaluation");
+    Slot s{x, true, static_cast<std::uint32_t>(p_.inputs.size()),
+           static_cast<std::uint32_t>(v->size())};
+    p_.inputs.insert(p_.inputs.end(), v->begin(), v->end());
+    input_slots_.emplace(x, s);
+    return s;
+  }
+
+  // A path (x, fst P, snd P) denotes a region of a variable's slot.
+  std::optional<Slot> path(const Term& t, const Scope& sc) {
+    switch (t.kind()) {
+      case TermKind::Var:
+        return lookup(t.as<Var>()->name, sc);
+      case TermKind::Fst: {
+        const Fst* f = t.as<Fst>();
+        auto s = path(f->arg, sc);
+        if (s) s->size = size_of(t.type());
+        return s;
+      }
+      case TermKind::Snd: {
+        const Snd* f = t.as<Snd>();
+        auto s = path(f->arg, sc);
+        if (s) {
+          s->off += size_of(f->arg.type().first());
+          s->size = size_of(t.type());
+        }
+        return s;
+      }
+      default:
+        return std::nullopt;
+    }
+  }
+
+  void load(const Slot& s, Scope& sc) {
+    if (s.input)
+      emit(Code::Input, s.off, s.size);
+    else if (s.size == 1)
+      emit(Code::Load1, s.off);
+    else if (s.size > 0)
+      emit(Code::Load, s.off, s.size);
+    sc.grow(s.size);
+  }
+
+  void literal(const Literal& lit, Scope& sc) {
+    try {
+      S v = literal_value<S>(lit);
+      p_.consts.push_back(std::move(v));
+      emit(Code::Const, static_cast<std::uint32_t>(p_.consts.size() - 1));
+    } catch (const Undefined& e) {
+      // Undefined only if evaluated: the literal may sit in a branch never taken.
+      p_.fails.push_back(e);
+      emit(Code::Fail, static_cast<std::uint32_t>(p_.fails.size() - 1));
+    }
+    sc.grow(1);
+  }
+
+  // let x1 = M1 in ... let xn = Mn in N (a chain of lets, walked iteratively since traces
+  // are long let chains): the bound values stay in their slots while N runs; then one Slide
+  // removes them all from under N's value. Lets of paths are aliases and take no slot.
+  template <class Body>
+  void let_chain(const Term& t, Scope& sc, bool tail, Body&& body) {
+    const std::uint32_t h0 = sc.height;
+    const std::size_t vars0 = sc.vars.size();
+    Term cur = t;
+    while (const Let* l = cur.as<Let>()) {
+      if (auto alias = path(l->bound, sc)) {
+        alias->name = l->var;
+        sc.vars.push_back(*alias);
+      } else {
+        std::uint32_t at = sc.height;
+        compile(l->bound, sc);
+        sc.vars.push_back(Slot{l->var, false, at, sc.height - at});
+      }
+      cur = l->body;
+    }
+    body(cur);
+    sc.vars.resize(vars0);
+    if (tail) return;
+    std::uint32_t r = size_of(t.type());
+    std::uint32_t slots = sc.height - r - h0;
+    if (slots > 0) emit(Code::Slide, slots, r);
+    sc.height = h0 + r;
+  }
+
+  std::uint32_t resolve(Name f, const Scope& sc) {
+    for (std::size_t i = sc.groups.size(); i-- > 0;) {
+      const Group& g = sc.groups[i];
+      for (std::size_t j = 0; j < g.letrec->defs.size(); ++j)
+        if (g.letrec->defs[j].name == f) return g.first_fn + static_cast<std::uint32_t>(j);
+    }
+    throw InternalError("internal error: call of an unbound function");
+  }
+
+  void letrec_group(const LetRec& l, Scope& sc) {
+    Group g{&l, static_cast<std::uint32_t>(p_.functions.size())};
+    sc.groups.push_back(g);
+    for (std::size_t j = 0; j < l.defs.size(); ++j) {
+      p_.functions.push_back(typename Program<S>::Function{&l.defs[j]});
+      pending_.push_back(Pending{g.first_fn + static_cast<std::uint32_t>(j), sc.groups});
+    }
+  }
+
+  // Guard of a conditional: returns the index of the Branch instruction to patch with the
+  // else-branch's address, or nullopt for a constant guard (then *constant is its value).
+  std::optional<std::size_t> guard(const BoolTerm& b, Scope& sc, bool* constant) {
+    if (const BoolConst* c = b.as<BoolConst>()) {
+      *constant = c->value;
+      return std::nullopt;
+    }
+    const PredApp* p = b.as<PredApp>();
+    compile(p->arg, sc);
+    p_.preds.push_back(p->pred);
+    std::size_t at = p_.code.size();
+    emit(Code::Branch, loc(b.loc()), static_cast<std::uint32_t>(p_.preds.size() - 1), 0);
+    sc.height -= 2;
+    return at;
+  }
+
+  void compile(const Term& t, Scope& sc) {
+    check_evaluation_depth(t.loc());
+    switch (t.kind()) {
+      // phi | rho |- V => rho(V)
+      case TermKind::Var:
+        load(lookup(t.as<Var>()->name, sc), sc);
+        return;
+      case TermKind::Literal:
+        literal(*t.as<Literal>(), sc);
+        return;
+      case TermKind::Unit:
+        return;
+      // V + W => t where t = r + s
+      case TermKind::Add: {
+        const Add* a = t.as<Add>();
+        compile(a->lhs, sc);
+        compile(a->rhs, sc);
+        emit(Code::Add, loc(t.loc()));
+        sc.height -= 1;
+        return;
+      }
+      // op(V) => W where ev(op, V') ~ W
+      case TermKind::Op: {
+        const OpApp* o = t.as<OpApp>();
+        compile(o->arg, sc);
+        std::uint32_t l = loc(t.loc());
+        switch (o->op.kind()) {
+          case OpKind::Neg:
+            emit(Code::Neg, l);
+            break;
+          case OpKind::Sub:
+            emit(Code::Sub, l);
+            break;
+          case OpKind::Mul:
+            emit(Code::Mul, l);
+            break;
+          case OpKind::Div:
+            emit(Code::Div, l);
+            break;
+          case OpKind::Add:
+            emit(Code::OpAdd, l);
+            break;
+          default:
+            p_.ops.push_back(o->op);
+            emit(Code::Op, l, static_cast<std::uint32_t>(p_.ops.size() - 1));
+            break;
+        }
+        sc.height -= size_of(o->arg.type());
+        sc.grow(size_of(t.type()));
+        return;
+      }
+      // let x:T = V in N => W if N => W under rho[V'/x]
+      case TermKind::Let:
+        let_chain(t, sc, false, [&](const Term& body) { compile(body, sc); });
+        return;
+      // <V, W>: the concatenation of the two values
+      case TermKind::Pair:
+        compile(t.as<Pair>()->first, sc);
+        compile(t.as<Pair>()->second, sc);
+        return;
+      // fst_{T,U}(V) => W1 where V => <W1, W2>
+      case TermKind::Fst: {
+        if (auto s = path(t, sc)) return load(*s, sc);
+        const Fst* f = t.as<Fst>();
+        compile(f->arg, sc);
+        std::uint32_t drop = size_of(f->arg.type().second());
+        if (drop > 0) emit(Code::Drop, drop);
+        sc.height -= drop;
+        return;
+      }
+      // snd_{T,U}(V) => W2 where V => <W1, W2>
+      case TermKind::Snd: {
+        if (auto s = path(t, sc)) return load(*s, sc);
+        const Snd* f = t.as<Snd>();
+        compile(f->arg, sc);
+        std::uint32_t below = size_of(f->arg.type().first());
+        if (below > 0) emit(Code::Slide, below, size_of(t.type()));
+        sc.height -= below;
+        return;
+      }
+      // if true then M else N => V if M => V; if false then M else N => V if N => V
+      case TermKind::If: {
+        const If* i = t.as<If>();
+        bool constant = false;
+        auto branch = guard(i->guard, sc, &constant);
+        if (!branch) return compile(constant ? i->then_branch : i->else_branch, sc);
+        std::uint32_t h = sc.height;
+        compile(i->then_branch, sc);
+        std::size_t jump = p_.code.size();
+        emit(Code::Jump);
+        p_.code[*branch].c = here();
+        sc.height = h;
+        compile(i->else_branch, sc);
+        p_.code[jump].a = here();
+        return;
+      }
+      // letrec f(x:T):U = M in N => V if N => V under phi[clo_phi(f(x:T):U. M)/f]
+      case TermKind::LetRec: {
+        const LetRec* l = t.as<LetRec>();
+        letrec_group(*l, sc);
+        compile(l->body, sc);
+        sc.groups.pop_back();
+        return;
+      }
+      // f(V) => W if M => W under phi'[phi(f)/f] | {x -> V'}
+      case TermKind::Call: {
+        const Call* c = t.as<Call>();
+        compile(c->arg, sc);
+        std::uint32_t k = size_of(c->arg.type());
+        emit(Code::Call, resolve(c->fun, sc), k, loc(t.loc()));
+        sc.height -= k;
+        sc.grow(size_of(t.type()));
+        return;
+      }
+      // W.rd_V(x:T. N) => X if W.rd_V(x:T. N) ~> C and C => X: the point, then the
+      // cotangent (the contexts M.rd_E and E.rd_V of Fig. 3), then symbolic evaluation.
+      case TermKind::Rd: {
+        const Rd* r = t.as<Rd>();
+        std::uint32_t h = sc.height;
+        compile(r->point, sc);
+        compile(r->cotangent, sc);
+        p_.rds.push_back(RdSite{r, sc.vars, sc.top_level, sc.groups, size_of(r->point.type())});
+        emit(Code::Rd, static_cast<std::uint32_t>(p_.rds.size() - 1));
+        sc.height = h;
+        sc.grow(size_of(t.type()));
+        return;
+      }
+    }
+    throw InternalError("internal error: unknown term kind in the compiler");
+  }
+
+  // A function body: code that ends in Ret or TailCall on every path.
+  void compile_tail(const Term& t, Scope& sc) {
+    check_evaluation_depth(t.loc());
+    switch (t.kind()) {
+      case TermKind::Let:
+        let_chain(t, sc, true, [&](const Term& body) { compile_tail(body, sc); });
+        return;
+      case TermKind::If: {
+        const If* i = t.as<If>();
+        bool constant = false;
+        auto branch = guard(i->guard, sc, &constant);
+        if (!branch) return compile_tail(constant ? i->then_branch : i->else_branch, sc);
+        std::uint32_t h = sc.height;
+        compile_tail(i->then_branch, sc);
+        p_.code[*branch].c = here();
+        sc.height = h;
+        compile_tail(i->else_branch, sc);
+        return;
+      }
+      case TermKind::Call: {
+        const Call* c = t.as<Call>();
+        compile(c->arg, sc);
+        emit(Code::TailCall, resolve(c->fun, sc), size_of(c->arg.type()), loc(t.loc()));
+        return;
+      }
+      case TermKind::LetRec: {
+        const LetRec* l = t.as<LetRec>();
+        letrec_group(*l, sc);
+        compile_tail(l->body, sc);
+        sc.groups.pop_back();
+        return;
+      }
+      default:
+        compile(t, sc);
+        emit(Code::Ret, size_of(t.type()));
+        return;
+    }
+  }
+};
+
+// ---- the machine ------------------------------------------------------------------------
+
+template <class S>
+[[noreturn]] void sum_out_of_range(SourceLoc loc) {
+  throw Undefined(UndefinedKind::Range, loc,
+                  std::string("the sum is outside the range of ") +
+                      to_string(ScalarTraits<S>::precision) + " precision",
+                  {"rerun with --precision 50 to compute with 50-digit floats"});
+}
+
+template <class S>
+class Machine {
+ public:
+  Machine(const Program<S>& p, const ValueEnv<S>& rho, EvalContext& cx)
+      : p_(p), rho_(rho), cx_(cx) {}
+
+  Value<S> run(Type result) {
+    ensure(p_.main_max_height + 1);
+    std::size_t sp = exec();
+    std::size_t n = result.size();
+    return Value<S>(st_.begin() + static_cast<std::ptrdiff_t>(sp - n),
+                    st_.begin() + static_cast<std::ptrdiff_t>(sp));
+  }
+
+ private:
+  struct Frame {
+    const Instr* ret;
+    std::size_t fp;
+  };
+
+  const Program<S>& p_;
+  const ValueEnv<S>& rho_;
+  EvalContext& cx_;
+  std::vector<S> st_;
+  std::vector<Frame> frames_;
+
+  void ensure(std::size_t n) {
+    if (st_.size() < n) st_.resize(std::max(n, 2 * st_.size()));
+  }
+
+  // The fuel check and count of the reference evaluator (enter_call), for calls of a closure
+  // of the ordinary language.
+  void enter(std::uint32_t fn, std::uint32_t loc_index) {
+    static const FunFrame kOrdinary{nullptr, nullptr, UINT64_MAX};
+    FunFrame scratch{};
+    enter_call(Closure{&kOrdinary, p_.functions[fn].def}, scratch, cx_, p_.locs[loc_index]);
+  }
+
+  template <class F>
+  void arith(S* st, std::size_t& sp, std::uint32_t loc_index, OpKind k, F&& f) {
+    S& a = st[sp - 2];
+    a = f(a, st[sp - 1]);
+    --sp;
+    if (!ScalarTraits<S>::in_range(a))
+      op_eval_detail::check_range(Op::make(k), &a, 1, p_.locs[loc_index]);
+  }
+
+  std::size_t exec() {
+    const Instr* code = p_.code.data();
+    const Instr* pc = code;
+    S* st = st_.data();
+    std::size_t sp = 0, fp = 0;
+    const PredicateMode mode = cx_.options.predicates;
+    for (;;) {
+      const Instr& in = *pc++;
+      switch (in.code) {
+        case Code::Const:
+          st[sp++] = p_.consts[in.a];
+          break;
+        case Code::Load1:
+          st[sp] = st[fp + in.a];
+          ++sp;
+          break;
+        case Code::Load:
+          for (std::uint32_t i = 0; i < in.b; ++i)
+            st[sp + i] = st[fp + in.a + i];
+          sp += in.b;
+          break;
+        case Code::Input:
+          for (std::uint32_t i = 0; i < in.b; ++i)
+            st[sp + i] = p_.inputs[in.a + i];
+          sp += in.b;
+          break;
+        case Code::Slide: {
+          std::size_t to = sp - in.a - in.b;
+          for (std::uint32_t i = 0; i < in.b; ++i)
+            st[to + i] = std::move(st[to + in.a + i]);
+          sp -= in.a;
+          break;
+        }
+        case Code::Drop:
+          sp -= in.a;
+          break;
+        case Code::Add: {
+          S& a = st[sp - 2];
+          a = a + st[sp - 1];
+          --sp;
+          if (!ScalarTraits<S>::in_range(a)) sum_out_of_range<S>(p_.locs[in.a]);
+          break;
+        }
+        case Code::Neg:
+          st[sp - 1] = -st[sp - 1];
+          break;
+        case Code::Sub:
+          arith(st, sp, in.a, OpKind::Sub, [](const S& a, const S& b) { return a - b; });
+          break;
+        case Code::Mul:
+          arith(st, sp, in.a, OpKind::Mul, [](const S& a, const S& b) { return a * b; });
+          break;
+        case Code::OpAdd:
+          arith(st, sp, in.a, OpKind::Add, [](const S& a, const S& b) { return a + b; });
+          break;
+        case Code::Div:
+          if (st[sp - 1] == 0) {
+            op_eval_detail::out_of_domain(Op::make(OpKind::Div), st[sp - 1], p_.locs[in.a]);
+          }
+          arith(st, sp, in.a, OpKind::Div, [](const S& a, const S& b) { return a / b; });
+          break;
+        case Code::Op: {
+          const Op op = p_.ops[in.b];
+          std::size_t n = op.arg_type().size(), r = op.result_type().size();
+          std::size_t base = sp - n;
+          if (r == 1) {
+            S out;
+            eval_op(op, st + base, &out, p_.locs[in.a]);
+            st[base] = std::move(out);
+          } else {
+            std::vector<S> out(r);
+            eval_op(op, st + base, out.data(), p_.locs[in.a]);
+            ensure(base + r + 1);
+            st = st_.data();
+            for (std::size_t i = 0; i < r; ++i)
+              st[base + i] = std::move(out[i]);
+          }
+          sp = base + r;
+          break;
+        }
+        case Code::Branch: {
+          sp -= 2;
+          std::optional<bool> b = eval_pred(p_.preds[in.b], st[sp], st[sp + 1], mode);
+          if (!b) throw predicate_undefined(p_.preds[in.b], st[sp], p_.locs[in.a]);
+          if (!*b) pc = code + in.c;
+          break;
+        }
+        case Code::Jump:
+          pc = code + in.a;
+          break;
+        case Code::Call: {
+          enter(in.a, in.c);
+          frames_.push_back(Frame{pc, fp});
+          fp = sp - in.b;
+          const auto& f = p_.functions[in.a];
+          if (st_.size() < fp + f.max_height + 1) {
+            ensure(fp + f.max_height + 1);
+            st = st_.data();
+          }
+          pc = code + f.entry;
+          break;
+        }
+        case Code::TailCall: {
+          enter(in.a, in.c);
+          std::size_t from = sp - in.b;
+          for (std::uint32_t i = 0; i < in.b; ++i)
+            st[fp + i] = std::move(st[from + i]);
+          sp = fp + in.b;
+          const auto& f = p_.functions[in.a];
+          if (st_.size() < fp + f.max_height + 1) {
+            ensure(fp + f.max_height + 1);
+            st = st_.data();
+          }
+          pc = code + f.entry;
+          break;
+        }
+        case Code::Ret: {
+          std::size_t from = sp - in.a;
+          for (std::uint32_t i = 0; i < in.a; ++i)
+            st[fp + i] = std::move(st[from + i]);
+          sp = fp + in.a;
+          const Frame f = frames_.back();
+          frames_.pop_back();
+          pc = f.ret;
+          fp = f.fp;
+          break;
+        }
+        case Code::Rd:
+          sp = rd(p_.rds[in.a], sp, fp);
+          st = st_.data();
+          break;
+        case Code::Fail:
+          throw p_.fails[in.a];
+        case Code::Halt:
+          return sp;
+      }
+    }
+  }
+
+  // The rd redex W.rd_V(x:T. N), with V and W on the stack: symbolic evaluation of the redex
+  // (Fig. 4) in the environment at this point, as the reference evaluator does it.
+  std::size_t rd(const RdSite& site, std::size_t sp, std::size_t fp) {
+    const Rd& r = *site.node;
+    std::size_t cot_size = r.cotangent.type().size();
+    std::size_t base = sp - cot_size - site.point_size;
+    auto region = [&](const S* data, std::size_t off, std::size_t n) {
+      return Value<S>(data + off, data + off + n);
+    };
+    ValueEnv<S> env;
+    if (site.top_level) env = rho_;
+    for (const Slot& s : site.locals) {
+      env.push(s.name, s.input ? region(p_.inputs.data(), s.off, s.size)
+                               : region(st_.data(), fp + s.off, s.size));
+    }
+    std::vector<FunFrame> frames(site.groups.size());
+    for (std::size_t i = 0; i < frames.size(); ++i)
+      frames[i] = FunFrame{site.groups[i].letrec, i == 0 ? nullptr : &frames[i - 1], UINT64_MAX};
+    const FunFrame* phi = frames.empty() ? nullptr : &frames.back();
+    Name zl = cx_.names.fresh("l"), zm = cx_.names.fresh("m");
+    Type t = r.point.type();
+    env.push(zl, region(st_.data(), base, site.point_size));
+    env.push(zm, region(st_.data(), base + site.point_size, cot_size));
+    Term redex = mk::rd(mk::var(zm, r.cotangent.type(), r.cotangent.loc()),
+                        mk::var(zl, t, r.point.loc()), r.var, t, r.body, r.loc());
+    Traced<S> traced = symbolic_eval(redex, env, phi, cx_);
+    ensure(base + traced.value.size() + 1);
+    for (std::size_t i = 0; i < traced.value.size(); ++i)
+      st_[base + i] = std::move(traced.value[i]);
+    return base + traced.value.size();
+  }
+};
+
+}  // namespace
+
+template <class S>
+Value<S> compiled_eval(const Term& m, const ValueEnv<S>& rho, EvalContext& cx) {
+  Program<S> p;
+  Compiler<S>(p, rho).compile_main(m);
+  return Machine<S>(p, rho, cx).run(m.type());
+}
+
+template <class S>
+Value<S> evaluate(const Term& m, ValueEnv<S>& rho, EvalContext& cx) {
+  if (cx.options.evaluator == Evaluator::Compiled && !cx.options.unfold)
+    return compiled_eval(m, rho, cx);
+  return ordinary_eval(m, rho, nullptr, cx);
+}
+
+#define ADLANG_INSTANTIATE(S)                                                        \
+  template Value<S> compiled_eval<S>(const Term&, const ValueEnv<S>&, EvalContext&); \
+  template Value<S> evaluate<S>(const Term&, ValueEnv<S>&, EvalContext&);
+ADLANG_INSTANTIATE(double)
+ADLANG_INSTANTIATE(Mpfr50)
+ADLANG_INSTANTIATE(Mpfr100)
+ADLANG_INSTANTIATE(Rational)
+#undef ADLANG_INSTANTIATE
+
+}  // namespace adlang
