@@ -1,5 +1,7 @@
 #include "lang/free_vars.hpp"
 
+#include <vector>
+
 #include <unordered_map>
 
 #include "lang/diagnostics.hpp"
@@ -91,69 +93,75 @@ class FreeVarWalker {
   }
 };
 
+// Walks with an explicit stack (not recursion): traces of long loops are let chains a million
+// deep, and this runs on every trace R differentiates.
 class NameReserver {
  public:
   explicit NameReserver(NameSupply& names) : names_(names) {}
 
-  void term(const Term& t) {
-    check_stack("a term is nested too deeply");
-    switch (t.kind()) {
-      case TermKind::Var:
-        names_.reserve(t.as<Var>()->name);
-        return;
-      case TermKind::Literal:
-      case TermKind::Unit:
-        return;
-      case TermKind::Add:
-        term(t.as<Add>()->lhs);
-        term(t.as<Add>()->rhs);
-        return;
-      case TermKind::Op:
-        term(t.as<OpApp>()->arg);
-        return;
-      case TermKind::Let:
-        names_.reserve(t.as<Let>()->var);
-        term(t.as<Let>()->bound);
-        term(t.as<Let>()->body);
-        return;
-      case TermKind::Pair:
-        term(t.as<Pair>()->first);
-        term(t.as<Pair>()->second);
-        return;
-      case TermKind::Fst:
-        term(t.as<Fst>()->arg);
-        return;
-      case TermKind::Snd:
-        term(t.as<Snd>()->arg);
-        return;
-      case TermKind::If: {
-        const If* i = t.as<If>();
-        if (const PredApp* p = i->guard.as<PredApp>()) term(p->arg);
-        term(i->then_branch);
-        term(i->else_branch);
-        return;
-      }
-      case TermKind::LetRec: {
-        const LetRec* l = t.as<LetRec>();
-        for (const FunDef& d : l->defs) {
-          names_.reserve(d.name);
-          names_.reserve(d.param);
-          term(d.body);
+  void term(const Term& root) {
+    std::vector<const TermNode*> todo{root.get()};
+    while (!todo.empty()) {
+      Term t(todo.back());
+      todo.pop_back();
+      switch (t.kind()) {
+        case TermKind::Var:
+          names_.reserve(t.as<Var>()->name);
+          break;
+        case TermKind::Literal:
+        case TermKind::Unit:
+          break;
+        case TermKind::Add:
+          todo.push_back(t.as<Add>()->rhs.get());
+          todo.push_back(t.as<Add>()->lhs.get());
+          break;
+        case TermKind::Op:
+          todo.push_back(t.as<OpApp>()->arg.get());
+          break;
+        case TermKind::Let:
+          names_.reserve(t.as<Let>()->var);
+          todo.push_back(t.as<Let>()->body.get());
+          todo.push_back(t.as<Let>()->bound.get());
+          break;
+        case TermKind::Pair:
+          todo.push_back(t.as<Pair>()->second.get());
+          todo.push_back(t.as<Pair>()->first.get());
+          break;
+        case TermKind::Fst:
+          todo.push_back(t.as<Fst>()->arg.get());
+          break;
+        case TermKind::Snd:
+          todo.push_back(t.as<Snd>()->arg.get());
+          break;
+        case TermKind::If: {
+          const If* i = t.as<If>();
+          if (const PredApp* p = i->guard.as<PredApp>()) todo.push_back(p->arg.get());
+          todo.push_back(i->then_branch.get());
+          todo.push_back(i->else_branch.get());
+          break;
         }
-        term(l->body);
-        return;
-      }
-      case TermKind::Call:
-        names_.reserve(t.as<Call>()->fun);
-        term(t.as<Call>()->arg);
-        return;
-      case TermKind::Rd: {
-        const Rd* r = t.as<Rd>();
-        names_.reserve(r->var);
-        term(r->cotangent);
-        term(r->point);
-        term(r->body);
-        return;
+        case TermKind::LetRec: {
+          const LetRec* l = t.as<LetRec>();
+          for (const FunDef& d : l->defs) {
+            names_.reserve(d.name);
+            names_.reserve(d.param);
+            todo.push_back(d.body.get());
+          }
+          todo.push_back(l->body.get());
+          break;
+        }
+        case TermKind::Call:
+          names_.reserve(t.as<Call>()->fun);
+          todo.push_back(t.as<Call>()->arg.get());
+          break;
+        case TermKind::Rd: {
+          const Rd* r = t.as<Rd>();
+          names_.reserve(r->var);
+          todo.push_back(r->cotangent.get());
+          todo.push_back(r->point.get());
+          todo.push_back(r->body.get());
+          break;
+        }
       }
     }
   }

@@ -374,8 +374,9 @@ class SymbolicEval {
                                     cx_.derivative_steps_left(), &cx_.derivative);
     } catch (const DerivativeTooLarge& e) {
       throw Undefined(UndefinedKind::TraceSize, r.loc(), e.what(),
-                      {"nested derivatives through the paper's R grow exponentially; raise the "
-                       "limit with --max-derivative-steps N"});
+                      {"nested derivatives through the paper's R (--ad=paper) grow exponentially, "
+                       "through --ad=linear they do not; the limit is raised with "
+                       "--max-derivative-steps N"});
     } catch (const StackExhausted& e) {
       throw Undefined(UndefinedKind::Depth, r.loc(), e.what(),
                       {"the trace being differentiated is nested too deeply for the stack"});
