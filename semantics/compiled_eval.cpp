@@ -115,7 +115,7 @@ class Compiler {
       body.top_level = false;
       body.groups = std::move(job.groups);
       const Type param = f.def->param_type;
-      body.vars.push_back(Slot{f.def->param, false, 0, size_of(param)});
+      body.bind(Slot{f.def->param, false, 0, size_of(param)});
       body.height = body.max_height = size_of(param);
       p_.functions[job.fn].entry = static_cast<std::uint32_t>(p_.code.size());
       compile_tail(f.def->body, body);
@@ -125,7 +125,19 @@ class Compiler {
 
  private:
   struct Scope {
-    std::vector<Slot> vars;
+    std::vector<Slot> vars;  // in binding order (what an rd redex sees)
+    // The innermost slot of each name: indices into `vars` (traces bind millions of names).
+    std::unordered_map<Name, std::vector<std::uint32_t>, NameHash> index;
+    void bind(const Slot& s) {
+      index[s.name].push_back(static_cast<std::uint32_t>(vars.size()));
+      vars.push_back(s);
+    }
+    void unbind_to(std::size_t n) {
+      while (vars.size() > n) {
+        index[vars.back().name].pop_back();
+        vars.pop_back();
+      }
+    }
     bool top_level = false;
     std::vector<Group> groups;
     std::uint32_t height = 0, max_height = 0;
@@ -157,8 +169,8 @@ class Compiler {
 
   // A variable in scope: the innermost local binding, else (outside function bodies) rho.
   Slot lookup(Name x, const Scope& sc) {
-    for (std::size_t i = sc.vars.size(); i-- > 0;)
-      if (sc.vars[i].name == x) return sc.vars[i];
+    auto found = sc.index.find(x);
+    if (found != sc.index.end() && !found->second.empty()) return sc.vars[found->second.back()];
     internal_check(sc.top_level, "unbound variable in a function body");
     auto it = input_slots_.find(x);
     if (it != input_slots_.end()) return it->second;
@@ -230,16 +242,16 @@ class Compiler {
     while (const Let* l = cur.as<Let>()) {
       if (auto alias = path(l->bound, sc)) {
         alias->name = l->var;
-        sc.vars.push_back(*alias);
+        sc.bind(*alias);
       } else {
         std::uint32_t at = sc.height;
         compile(l->bound, sc);
-        sc.vars.push_back(Slot{l->var, false, at, sc.height - at});
+        sc.bind(Slot{l->var, false, at, sc.height - at});
       }
       cur = l->body;
     }
     body(cur);
-    sc.vars.resize(vars0);
+    sc.unbind_to(vars0);
     if (tail) return;
     std::uint32_t r = size_of(t.type());
     std::uint32_t slots = sc.height - r - h0;

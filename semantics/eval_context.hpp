@@ -34,7 +34,7 @@ struct EvalOptions {
   // Clause applications of R allowed in one run.
   std::uint64_t max_derivative_steps = 1'000'000;
   // Trace-term nodes symbolic evaluation may build in one run (memory guard).
-  std::uint64_t max_trace_nodes = 10'000'000;
+  std::uint64_t max_trace_nodes = 30'000'000;
   ReverseDerivFn reverse_deriv = &adlang::reverse_deriv;
 };
 

@@ -31,6 +31,8 @@ class SymbolicEval {
     Term m = m0;
     const FunFrame* phi = phi0;
     Traced<S> result;
+    // rho as this call found it: every binding pushed below is dropped when it returns.
+    const typename ValueEnv<S>::Frame entry = rho_.enter_frame_keeping_visible();
     try {
       for (;;) {
         check_evaluation_depth(m.loc());
@@ -49,16 +51,17 @@ class SymbolicEval {
           result = Traced<S>{redex, close_value(redex, rho_)};
           break;
         }
-        if (!continue_with(redex, phi, m, phi, wrappers)) {
+        if (!continue_with(redex, phi, entry, m, phi, wrappers)) {
           result = sym_redex(redex, phi);
           break;
         }
       }
     } catch (...) {
-      unwind(wrappers, nullptr);
+      rho_.leave_frame(entry);
       throw;
     }
-    unwind(wrappers, &result.trace);
+    rho_.leave_frame(entry);
+    unwind(wrappers, result.trace);
     return result;
   }
 
@@ -72,16 +75,15 @@ class SymbolicEval {
   // What sym() wraps around the trace of the term it continues with, innermost last.
   struct Wrapper {
     enum Kind {
-      Bindings,  // let x1 = C1 in ... let xn = Cn in [] (Fig. 5); pops n bindings of rho
-      Let,       // let x:T = V in [] (Fig. 4, let); pops x
-      Call,      // let x:T = V in [] (Fig. 4, call); leaves the callee's frame of rho
+      Bindings,  // let x1 = C1 in ... let xn = Cn in [] (Fig. 5)
+      Let,       // let x:T = V in [] (Fig. 4, let)
+      Call,      // let x:T = V in [] (Fig. 4, call)
       Scope,     // the function environment of a letrec body or a callee (owned frame)
     } kind = Bindings;
     std::vector<Binding> bindings;
     Name var;
     Term bound;
     SourceLoc loc;
-    typename ValueEnv<S>::Frame frame{};
     std::unique_ptr<FunFrame> fun_frame;
   };
 
@@ -90,7 +92,8 @@ class SymbolicEval {
 
   // If the trace of `redex` is the trace of a term in the trivial context, sets m and phi to
   // that term and its function environment, records the wrapper, and returns true.
-  bool continue_with(const Term& redex, const FunFrame* phi_in, Term& m, const FunFrame*& phi,
+  bool continue_with(const Term& redex, const FunFrame* phi_in,
+                     const typename ValueEnv<S>::Frame& entry, Term& m, const FunFrame*& phi,
                      std::vector<Wrapper>& wrappers) {
     switch (redex.kind()) {
       // let x:T = V in N ~> let x:T = V in C, if V => V' and N ~> C under rho[V'/x]
@@ -146,7 +149,12 @@ class SymbolicEval {
           w.fun_frame = std::make_unique<FunFrame>(scratch);
           callee = w.fun_frame.get();
         }
-        w.frame = rho_.enter_frame();
+        // A call in the trivial context is the last evaluation in this call of sym(): what
+        // follows only wraps traces. So the bindings pushed since sym() began are dead (the
+        // callee sees only its parameter) and are dropped now, which keeps rho constant in
+        // size along a loop written as tail recursion.
+        rho_.leave_frame(entry);
+        rho_.enter_frame();
         rho_.push(clo.def->param, std::move(arg));
         wrappers.push_back(std::move(w));
         phi = callee;
@@ -158,26 +166,20 @@ class SymbolicEval {
     }
   }
 
-  // Wraps *trace (unless null: an exception is on its way) in the recorded wrappers, innermost
-  // first, restoring rho as each is left.
-  void unwind(std::vector<Wrapper>& wrappers, Term* trace) {
+  // Wraps the trace in the recorded wrappers, innermost first (rho is restored by sym()).
+  void unwind(std::vector<Wrapper>& wrappers, Term& trace) {
     for (std::size_t i = wrappers.size(); i-- > 0;) {
       Wrapper& w = wrappers[i];
       switch (w.kind) {
         case Wrapper::Bindings:
           for (std::size_t j = w.bindings.size(); j-- > 0;) {
             const Binding& b = w.bindings[j];
-            if (trace) *trace = mk::let(b.name, b.trace.type(), b.trace, *trace, b.loc);
-            rho_.pop();
+            trace = mk::let(b.name, b.trace.type(), b.trace, trace, b.loc);
           }
           break;
         case Wrapper::Let:
-          if (trace) *trace = mk::let(w.var, w.bound.type(), w.bound, *trace, w.loc);
-          rho_.pop();
-          break;
         case Wrapper::Call:
-          if (trace) *trace = mk::let(w.var, w.bound.type(), w.bound, *trace, w.loc);
-          rho_.leave_frame(w.frame);
+          trace = mk::let(w.var, w.bound.type(), w.bound, trace, w.loc);
           break;
         case Wrapper::Scope:
           break;
