@@ -17,8 +17,8 @@ namespace {
 
 constexpr int kNone = -1;
 
-// The adjoint of a variable (or of one component of it), accumulated before it is built:
-// contributions of the node's type, and the adjoints of the components of a product,
+// The adjoint of a variable (or of one component of it), accumulated before it is built: for
+// a real, its contributions (summed in order); for a product, the adjoints of its components,
 // created only when something reaches them.
 struct AdjNode {
   std::vector<Term> whole;
@@ -371,7 +371,7 @@ class LinearR {
       case Shape::Unit:
         return;
       case Shape::Atom:
-        nodes_[shapes_[s].adj].whole.push_back(w);
+        accumulate(shapes_[s].adj, w, loc);
         return;
       case Shape::Pair: {
         int a = shapes_[s].part[0], b = shapes_[s].part[1];
@@ -388,39 +388,41 @@ class LinearR {
     }
   }
 
-  // Moves a contribution of product type into the component nodes.
-  void split(const Term& w, int node, SourceLoc loc) {
+  // Adds the contribution `w` to an adjoint node: a real is one more term of the node's sum; a
+  // product goes to the component nodes at once, so that every real adjoint is the sum of its
+  // contributions in the order they were made (the order a tape's reverse sweep adds them in).
+  void accumulate(int node, const Term& w, SourceLoc loc) {
     if (is_zero(w)) return;
+    Type t = w.type();
+    if (t.is_real()) {
+      nodes_[node].whole.push_back(w);
+      return;
+    }
+    if (t.is_unit()) return;
+    check_stack("a derivative's tuple is nested too deeply");
     if (const Pair* p = w.as<Pair>()) {
-      if (!p->first.type().is_unit()) nodes_[child(node, 0)].whole.push_back(p->first);
-      if (!p->second.type().is_unit()) nodes_[child(node, 1)].whole.push_back(p->second);
+      accumulate(child(node, 0), p->first, loc);
+      accumulate(child(node, 1), p->second, loc);
       return;
     }
     Term q = variable(w, "a", loc);
-    if (!q.type().first().is_unit()) nodes_[child(node, 0)].whole.push_back(mk::fst(q, loc));
-    if (!q.type().second().is_unit()) nodes_[child(node, 1)].whole.push_back(mk::snd(q, loc));
+    accumulate(child(node, 0), mk::fst(q, loc), loc);
+    accumulate(child(node, 1), mk::snd(q, loc), loc);
   }
 
   // The adjoint accumulated at `node` (of type t) as a term, or null if it is zero: the sum
   // of the contributions (real), or the pair of the components' adjoints (products).
   Term materialize(int node, Type t, SourceLoc loc) {
     if (t.is_unit()) return Term();
-    check_stack("a derivative's tuple is nested too deeply");
-    std::vector<Term> whole = std::move(nodes_[node].whole);
-    nodes_[node].whole.clear();
-    bool children = nodes_[node].child[0] != kNone || nodes_[node].child[1] != kNone;
-    if (!children) {
+    if (t.is_real()) {
+      const std::vector<Term>& whole = nodes_[node].whole;
       if (whole.empty()) return Term();
-      if (whole.size() == 1) return whole[0];
-      if (t.is_real()) {
-        Term sum = whole[0];
-        for (std::size_t i = 1; i < whole.size(); ++i)
-          sum = mk::add(sum, whole[i], loc);
-        return sum;
-      }
+      Term sum = whole[0];
+      for (std::size_t i = 1; i < whole.size(); ++i)
+        sum = mk::add(sum, whole[i], loc);
+      return sum;
     }
-    for (const Term& w : whole)
-      split(w, node, loc);
+    check_stack("a derivative's tuple is nested too deeply");
     Term a, b;
     if (nodes_[node].child[0] != kNone) a = materialize(nodes_[node].child[0], t.first(), loc);
     if (nodes_[node].child[1] != kNone) b = materialize(nodes_[node].child[1], t.second(), loc);

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "ad/linear_reverse_deriv.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/stack.hpp"
 #include "semantics/op_eval.hpp"
@@ -98,11 +99,26 @@ struct Program {
 template <class S>
 class Compiler {
  public:
-  Compiler(Program<S>& p, const ValueEnv<S>& rho) : p_(p), rho_(rho) {}
+  // `groups`: the function environment of the term (letrec groups, outermost first), whose
+  // functions are compiled into this program too.
+  Compiler(Program<S>& p, const ValueEnv<S>& rho, const std::vector<Group>& groups = {})
+      : p_(p), rho_(rho) {
+    for (const Group& g : groups)
+      groups_.push_back(g.letrec);
+  }
+
+  // The inputs slot of x, if the compiled term uses x.
+  std::optional<Slot> input_slot(Name x) const {
+    auto it = input_slots_.find(x);
+    if (it == input_slots_.end()) return std::nullopt;
+    return it->second;
+  }
 
   void compile_main(const Term& m) {
     Scope sc;
     sc.top_level = true;
+    for (const LetRec* l : groups_)
+      letrec_group(*l, sc);
     compile(m, sc);
     emit(Code::Halt);
     p_.main_max_height = sc.max_height;
@@ -153,6 +169,7 @@ class Compiler {
 
   Program<S>& p_;
   const ValueEnv<S>& rho_;
+  std::vector<const LetRec*> groups_;  // the function environment of the compiled term
   std::unordered_map<Name, Slot, NameHash> input_slots_;
   std::vector<Pending> pending_;
 
@@ -474,6 +491,19 @@ template <class S>
                   {"rerun with --precision 50 to compute with 50-digit floats"});
 }
 
+// Thrown inside the fast path of an rd redex when it cannot be used (see Machine::rd).
+struct NotTapeable {};
+
+// One operation of a tape: `code` on the scalars tape_in_[in, in + nin) (their values and
+// ids), giving the scalars with ids out, out + 1, ..., out + nout - 1.
+struct TapeNode {
+  Code code;
+  std::uint32_t op;  // index into Program::ops for Code::Op
+  std::uint32_t in, nin;
+  std::int32_t out;
+  std::uint32_t nout;
+};
+
 template <class S>
 class Machine {
  public:
@@ -482,10 +512,37 @@ class Machine {
 
   Value<S> run(Type result) {
     ensure(p_.main_max_height + 1);
-    std::size_t sp = exec();
+    std::size_t sp = exec<false>();
+    return top(sp, result.size());
+  }
+
+  // The fast path of an rd redex: runs the program (the rd body N, whose inputs include x) while
+  // recording a tape of the operations that depend on x (whose scalars have the ids 0 .. |T|-1),
+  // then sweeps the tape in reverse from the cotangent w: the value of W.R_V(x:T. C) for the
+  // linear R, computed the way its output computes it (each template's arithmetic, each adjoint
+  // summed in the order of its contributions) without building C or R's output.
+  Value<S> reverse_sweep(Type result, const std::optional<Slot>& x, std::size_t x_size,
+                         const S* w) {
+    taping_ = true;
+    input_ids_.assign(p_.inputs.size(), -1);
+    next_id_ = static_cast<std::int32_t>(x_size);
+    if (x) {
+      for (std::uint32_t i = 0; i < x->size; ++i)
+        input_ids_[x->off + i] = static_cast<std::int32_t>(i);
+    }
+    ensure(p_.main_max_height + 1);
+    std::size_t sp = exec<true>();
     std::size_t n = result.size();
-    return Value<S>(st_.begin() + static_cast<std::ptrdiff_t>(sp - n),
-                    st_.begin() + static_cast<std::ptrdiff_t>(sp));
+    adj_.assign(static_cast<std::size_t>(next_id_), S(0));
+    set_.assign(static_cast<std::size_t>(next_id_), 0);
+    for (std::size_t i = 0; i < n; ++i)
+      contribute(ids_[sp - n + i], w[i]);
+    for (std::size_t k = tape_.size(); k-- > 0;)
+      backward(tape_[k]);
+    Value<S> out(x_size);
+    for (std::size_t i = 0; i < x_size; ++i)
+      out[i] = set_[i] ? adj_[i] : S(0);
+    return out;
   }
 
  private:
@@ -499,9 +556,24 @@ class Machine {
   EvalContext& cx_;
   std::vector<S> st_;
   std::vector<Frame> frames_;
+  // Taping (the fast path of rd): each stack scalar's id on the tape, -1 for a constant.
+  bool taping_ = false;
+  std::vector<std::int32_t> ids_, input_ids_;
+  std::vector<TapeNode> tape_;
+  std::vector<std::int32_t> tape_in_ids_;
+  std::vector<S> tape_in_vals_;
+  std::int32_t next_id_ = 0;
+  std::vector<S> adj_;
+  std::vector<char> set_;
+
+  Value<S> top(std::size_t sp, std::size_t n) const {
+    return Value<S>(st_.begin() + static_cast<std::ptrdiff_t>(sp - n),
+                    st_.begin() + static_cast<std::ptrdiff_t>(sp));
+  }
 
   void ensure(std::size_t n) {
     if (st_.size() < n) st_.resize(std::max(n, 2 * st_.size()));
+    if (taping_ && ids_.size() < st_.size()) ids_.resize(st_.size(), -1);
   }
 
   // The fuel check and count of the reference evaluator (enter_call), for calls of a closure
@@ -521,36 +593,80 @@ class Machine {
       op_eval_detail::check_range(Op::make(k), &a, 1, p_.locs[loc_index]);
   }
 
+  // Records an operation on the n scalars at st[base ..] if one of them depends on x; returns
+  // the id of its first result, or -1.
+  std::int32_t record(Code code, std::uint32_t op, const S* st, std::size_t base, std::size_t n,
+                      std::size_t nout) {
+    bool live = false;
+    for (std::size_t i = 0; i < n; ++i)
+      live = live || ids_[base + i] >= 0;
+    if (!live) return -1;
+    if (tape_.size() >= cx_.options.max_trace_nodes) throw NotTapeable{};
+    TapeNode t{code,
+               op,
+               static_cast<std::uint32_t>(tape_in_ids_.size()),
+               static_cast<std::uint32_t>(n),
+               next_id_,
+               static_cast<std::uint32_t>(nout)};
+    for (std::size_t i = 0; i < n; ++i) {
+      tape_in_ids_.push_back(ids_[base + i]);
+      tape_in_vals_.push_back(st[base + i]);
+    }
+    tape_.push_back(t);
+    next_id_ += static_cast<std::int32_t>(nout);
+    return t.out;
+  }
+
+  // The ids of an operation's nout results at ids_[base ..], from its first id (or -1).
+  void result_ids(std::size_t base, std::int32_t first, std::size_t nout) {
+    for (std::size_t i = 0; i < nout; ++i)
+      ids_[base + i] = first < 0 ? -1 : first + static_cast<std::int32_t>(i);
+  }
+
+  template <bool Tape>
   std::size_t exec() {
     const Instr* code = p_.code.data();
     const Instr* pc = code;
     S* st = st_.data();
+    std::int32_t* id = Tape ? ids_.data() : nullptr;
     std::size_t sp = 0, fp = 0;
     const PredicateMode mode = cx_.options.predicates;
+    auto refresh = [&] {
+      st = st_.data();
+      if constexpr (Tape) id = ids_.data();
+    };
     for (;;) {
       const Instr& in = *pc++;
       switch (in.code) {
         case Code::Const:
+          if constexpr (Tape) id[sp] = -1;
           st[sp++] = p_.consts[in.a];
           break;
         case Code::Load1:
+          if constexpr (Tape) id[sp] = id[fp + in.a];
           st[sp] = st[fp + in.a];
           ++sp;
           break;
         case Code::Load:
-          for (std::uint32_t i = 0; i < in.b; ++i)
+          for (std::uint32_t i = 0; i < in.b; ++i) {
+            if constexpr (Tape) id[sp + i] = id[fp + in.a + i];
             st[sp + i] = st[fp + in.a + i];
+          }
           sp += in.b;
           break;
         case Code::Input:
-          for (std::uint32_t i = 0; i < in.b; ++i)
+          for (std::uint32_t i = 0; i < in.b; ++i) {
+            if constexpr (Tape) id[sp + i] = input_ids_[in.a + i];
             st[sp + i] = p_.inputs[in.a + i];
+          }
           sp += in.b;
           break;
         case Code::Slide: {
           std::size_t to = sp - in.a - in.b;
-          for (std::uint32_t i = 0; i < in.b; ++i)
+          for (std::uint32_t i = 0; i < in.b; ++i) {
+            if constexpr (Tape) id[to + i] = id[to + in.a + i];
             st[to + i] = std::move(st[to + in.a + i]);
+          }
           sp -= in.a;
           break;
         }
@@ -558,34 +674,51 @@ class Machine {
           sp -= in.a;
           break;
         case Code::Add: {
+          std::int32_t r = -1;
+          if constexpr (Tape) r = record(Code::Add, 0, st, sp - 2, 2, 1);
           S& a = st[sp - 2];
           a = a + st[sp - 1];
           --sp;
+          if constexpr (Tape) id[sp - 1] = r;
           if (!ScalarTraits<S>::in_range(a)) sum_out_of_range<S>(p_.locs[in.a]);
           break;
         }
         case Code::Neg:
+          if constexpr (Tape) id[sp - 1] = record(Code::Neg, 0, st, sp - 1, 1, 1);
           st[sp - 1] = -st[sp - 1];
           break;
         case Code::Sub:
-          arith(st, sp, in.a, OpKind::Sub, [](const S& a, const S& b) { return a - b; });
-          break;
         case Code::Mul:
-          arith(st, sp, in.a, OpKind::Mul, [](const S& a, const S& b) { return a * b; });
-          break;
         case Code::OpAdd:
-          arith(st, sp, in.a, OpKind::Add, [](const S& a, const S& b) { return a + b; });
-          break;
-        case Code::Div:
-          if (st[sp - 1] == 0) {
-            op_eval_detail::out_of_domain(Op::make(OpKind::Div), st[sp - 1], p_.locs[in.a]);
+        case Code::Div: {
+          std::int32_t r = -1;
+          if constexpr (Tape) r = record(in.code, 0, st, sp - 2, 2, 1);
+          switch (in.code) {
+            case Code::Sub:
+              arith(st, sp, in.a, OpKind::Sub, [](const S& a, const S& b) { return a - b; });
+              break;
+            case Code::Mul:
+              arith(st, sp, in.a, OpKind::Mul, [](const S& a, const S& b) { return a * b; });
+              break;
+            case Code::OpAdd:
+              arith(st, sp, in.a, OpKind::Add, [](const S& a, const S& b) { return a + b; });
+              break;
+            default:
+              if (st[sp - 1] == 0) {
+                op_eval_detail::out_of_domain(Op::make(OpKind::Div), st[sp - 1], p_.locs[in.a]);
+              }
+              arith(st, sp, in.a, OpKind::Div, [](const S& a, const S& b) { return a / b; });
+              break;
           }
-          arith(st, sp, in.a, OpKind::Div, [](const S& a, const S& b) { return a / b; });
+          if constexpr (Tape) id[sp - 1] = r;
           break;
+        }
         case Code::Op: {
           const Op op = p_.ops[in.b];
           std::size_t n = op.arg_type().size(), r = op.result_type().size();
           std::size_t base = sp - n;
+          std::int32_t first = -1;
+          if constexpr (Tape) first = record(Code::Op, in.b, st, base, n, r);
           if (r == 1) {
             S out;
             eval_op(op, st + base, &out, p_.locs[in.a]);
@@ -594,10 +727,11 @@ class Machine {
             std::vector<S> out(r);
             eval_op(op, st + base, out.data(), p_.locs[in.a]);
             ensure(base + r + 1);
-            st = st_.data();
+            refresh();
             for (std::size_t i = 0; i < r; ++i)
               st[base + i] = std::move(out[i]);
           }
+          if constexpr (Tape) result_ids(base, first, r);
           sp = base + r;
           break;
         }
@@ -618,7 +752,7 @@ class Machine {
           const auto& f = p_.functions[in.a];
           if (st_.size() < fp + f.max_height + 1) {
             ensure(fp + f.max_height + 1);
-            st = st_.data();
+            refresh();
           }
           pc = code + f.entry;
           break;
@@ -626,21 +760,25 @@ class Machine {
         case Code::TailCall: {
           enter(in.a, in.c);
           std::size_t from = sp - in.b;
-          for (std::uint32_t i = 0; i < in.b; ++i)
+          for (std::uint32_t i = 0; i < in.b; ++i) {
+            if constexpr (Tape) id[fp + i] = id[from + i];
             st[fp + i] = std::move(st[from + i]);
+          }
           sp = fp + in.b;
           const auto& f = p_.functions[in.a];
           if (st_.size() < fp + f.max_height + 1) {
             ensure(fp + f.max_height + 1);
-            st = st_.data();
+            refresh();
           }
           pc = code + f.entry;
           break;
         }
         case Code::Ret: {
           std::size_t from = sp - in.a;
-          for (std::uint32_t i = 0; i < in.a; ++i)
+          for (std::uint32_t i = 0; i < in.a; ++i) {
+            if constexpr (Tape) id[fp + i] = id[from + i];
             st[fp + i] = std::move(st[from + i]);
+          }
           sp = fp + in.a;
           const Frame f = frames_.back();
           frames_.pop_back();
@@ -649,8 +787,10 @@ class Machine {
           break;
         }
         case Code::Rd:
+          // An rd inside the body being taped: nested differentiation takes the symbolic path.
+          if constexpr (Tape) throw NotTapeable{};
           sp = rd(p_.rds[in.a], sp, fp);
-          st = st_.data();
+          refresh();
           break;
         case Code::Fail:
           throw p_.fails[in.a];
@@ -660,8 +800,141 @@ class Machine {
     }
   }
 
-  // The rd redex W.rd_V(x:T. N), with V and W on the stack: symbolic evaluation of the redex
-  // (Fig. 4) in the environment at this point, as the reference evaluator does it.
+  // Adds the contribution c to the adjoint of the scalar with id `i` (none for a constant): the
+  // first contribution is the adjoint, later ones are added to it, in order.
+  void contribute(std::int32_t i, const S& c) {
+    if (i < 0) return;
+    std::size_t k = static_cast<std::size_t>(i);
+    if (!set_[k]) {
+      adj_[k] = c;
+      set_[k] = 1;
+    } else {
+      adj_[k] = adj_[k] + c;
+      if (!ScalarTraits<S>::in_range(adj_[k])) throw NotTapeable{};
+    }
+  }
+
+  static S checked(S v) {
+    if (!ScalarTraits<S>::in_range(v)) throw NotTapeable{};
+    return v;
+  }
+
+  // The reverse templates of the transcendental operators (doubles and MPFR floats); false
+  // for the others.
+  bool transcendental(Op op, const std::int32_t* ids, const S* x, const S& w0) {
+    using std::cos;
+    using std::exp;
+    using std::sin;
+    using std::sqrt;
+    using std::tanh;
+    switch (op.kind()) {
+      case OpKind::Sin:  // sin_r(x, w) = mul(w, cos(x))
+        contribute(ids[0], checked(w0 * checked(cos(x[0]))));
+        return true;
+      case OpKind::Cos:  // cos_r(x, w) = neg(mul(w, sin(x)))
+        contribute(ids[0], -checked(w0 * checked(sin(x[0]))));
+        return true;
+      case OpKind::Exp:  // exp_r(x, w) = mul(w, exp(x))
+        contribute(ids[0], checked(w0 * checked(exp(x[0]))));
+        return true;
+      case OpKind::Log:  // log_r(x, w) = div(w, x)
+        contribute(ids[0], checked(w0 / x[0]));
+        return true;
+      case OpKind::Sqrt:  // sqrt_r(x, w) = div(w, mul(2, sqrt(x)))
+        contribute(ids[0], checked(w0 / checked(S(2) * checked(sqrt(x[0])))));
+        return true;
+      case OpKind::Tanh: {  // tanh_r(x, w) = mul(w, sub(1, mul(tanh(x), tanh(x))))
+        S th = tanh(x[0]);
+        contribute(ids[0], checked(w0 * checked(S(1) - checked(th * th))));
+        return true;
+      }
+      case OpKind::Sigmoid: {  // sigmoid_r(x, w) = mul(w, mul(sigmoid(x), sub(1, sigmoid(x))))
+        S sg;
+        eval_op(op, x, &sg, {});
+        contribute(ids[0], checked(w0 * checked(sg * checked(S(1) - sg))));
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  // One tape operation backwards: its adjoint w through the reverse template of
+  // lang/reverse_template.cpp (the same arithmetic in the same order), to its operands.
+  void backward(const TapeNode& t) {
+    bool any = false;
+    for (std::uint32_t i = 0; i < t.nout; ++i)
+      any = any || set_[static_cast<std::size_t>(t.out) + i];
+    if (!any) return;  // a zero adjoint: nothing to send
+    auto w = [&](std::uint32_t i) -> S {
+      std::size_t k = static_cast<std::size_t>(t.out) + i;
+      return set_[k] ? adj_[k] : S(0);
+    };
+    const std::int32_t* ids = tape_in_ids_.data() + t.in;
+    const S* x = tape_in_vals_.data() + t.in;
+    const S w0 = w(0);
+    switch (t.code) {
+      case Code::Add:    // d/dD (D + E) = d/dE (D + E) = 1
+      case Code::OpAdd:  // add_r((a, b), w) = (w, w)
+        contribute(ids[0], w0);
+        contribute(ids[1], w0);
+        return;
+      case Code::Neg:  // neg_r(x, w) = neg(w)
+        contribute(ids[0], -w0);
+        return;
+      case Code::Sub:  // sub_r((a, b), w) = (w, neg(w))
+        contribute(ids[0], w0);
+        contribute(ids[1], -w0);
+        return;
+      case Code::Mul:  // mul_r((a, b), w) = (mul(w, b), mul(w, a))
+        contribute(ids[0], checked(w0 * x[1]));
+        contribute(ids[1], checked(w0 * x[0]));
+        return;
+      case Code::Div:  // div_r((a, b), w) = (div(w, b), neg(div(mul(w, a), mul(b, b))))
+        contribute(ids[0], checked(w0 / x[1]));
+        contribute(ids[1], -checked(checked(w0 * x[0]) / checked(x[1] * x[1])));
+        return;
+      case Code::Op:
+        break;
+      default:
+        throw InternalError("internal error: an instruction on the tape that is not an operation");
+    }
+    const Op op = p_.ops[t.op];
+    const unsigned n = op.vector_size();
+    if constexpr (ScalarTraits<S>::exact) {
+      // Exact rationals have only the polynomial fragment (the primal refuses the rest).
+      if (!op.is_polynomial()) throw NotTapeable{};
+    } else {
+      if (transcendental(op, ids, x, w0)) return;
+    }
+    switch (op.kind()) {
+      case OpKind::Dot: {  // dot_n_r((u, v), w) = (scale_n(w, v), scale_n(w, u))
+        for (unsigned i = 0; i < n; ++i)
+          contribute(ids[i], checked(w0 * x[n + i]));
+        for (unsigned i = 0; i < n; ++i)
+          contribute(ids[n + i], checked(w0 * x[i]));
+        return;
+      }
+      case OpKind::Scale: {  // scale_n_r((c, v), w) = (dot_n(v, w), scale_n(c, w))
+        S sum = checked(x[1] * w(0));
+        for (unsigned i = 1; i < n; ++i)
+          sum = checked(sum + checked(x[1 + i] * w(i)));
+        contribute(ids[0], sum);
+        for (unsigned i = 0; i < n; ++i)
+          contribute(ids[1 + i], checked(x[0] * w(i)));
+        return;
+      }
+      default:
+        break;
+    }
+    throw InternalError("internal error: an operator without a tape rule");
+  }
+
+  // The rd redex W.rd_V(x:T. N), with V and W on the stack. With the linear R selected, its
+  // value is computed by the fast path (reverse_sweep); when that does not apply (an rd inside
+  // N, anything undefined, a value out of range in the sweep) or with the paper's R, by
+  // symbolic evaluation of the redex (Fig. 4) in the environment at this point, as the
+  // reference evaluator does it. Both give the value of W.R_V(x:T. C) for the linear R.
   std::size_t rd(const RdSite& site, std::size_t sp, std::size_t fp) {
     const Rd& r = *site.node;
     std::size_t cot_size = r.cotangent.type().size();
@@ -675,21 +948,46 @@ class Machine {
       env.push(s.name, s.input ? region(p_.inputs.data(), s.off, s.size)
                                : region(st_.data(), fp + s.off, s.size));
     }
-    std::vector<FunFrame> frames(site.groups.size());
-    for (std::size_t i = 0; i < frames.size(); ++i)
-      frames[i] = FunFrame{site.groups[i].letrec, i == 0 ? nullptr : &frames[i - 1], UINT64_MAX};
-    const FunFrame* phi = frames.empty() ? nullptr : &frames.back();
-    Name zl = cx_.names.fresh("l"), zm = cx_.names.fresh("m");
-    Type t = r.point.type();
-    env.push(zl, region(st_.data(), base, site.point_size));
-    env.push(zm, region(st_.data(), base + site.point_size, cot_size));
-    Term redex = mk::rd(mk::var(zm, r.cotangent.type(), r.cotangent.loc()),
-                        mk::var(zl, t, r.point.loc()), r.var, t, r.body, r.loc());
-    Traced<S> traced = symbolic_eval(redex, env, phi, cx_);
-    ensure(base + traced.value.size() + 1);
-    for (std::size_t i = 0; i < traced.value.size(); ++i)
-      st_[base + i] = std::move(traced.value[i]);
-    return base + traced.value.size();
+    Value<S> result;
+    bool done = false;
+    if (cx_.options.reverse_deriv == &linear_reverse_deriv) {
+      const std::uint64_t fuel = cx_.fuel_left, calls = cx_.calls;
+      try {
+        env.push(r.var, region(st_.data(), base, site.point_size));
+        Program<S> body;
+        Compiler<S> compiler(body, env, site.groups);
+        compiler.compile_main(r.body);
+        Machine<S> tape(body, env, cx_);
+        Value<S> w = region(st_.data(), base + site.point_size, cot_size);
+        result = tape.reverse_sweep(r.body.type(), compiler.input_slot(r.var), site.point_size,
+                                    w.data());
+        done = true;
+      } catch (const NotTapeable&) {
+      } catch (const Undefined&) {
+      }
+      if (!done) {  // the symbolic path redoes the calls, and reports what is undefined
+        cx_.fuel_left = fuel;
+        cx_.calls = calls;
+        env.pop();
+      }
+    }
+    if (!done) {
+      std::vector<FunFrame> frames(site.groups.size());
+      for (std::size_t i = 0; i < frames.size(); ++i)
+        frames[i] = FunFrame{site.groups[i].letrec, i == 0 ? nullptr : &frames[i - 1], UINT64_MAX};
+      const FunFrame* phi = frames.empty() ? nullptr : &frames.back();
+      Name zl = cx_.names.fresh("l"), zm = cx_.names.fresh("m");
+      Type t = r.point.type();
+      env.push(zl, region(st_.data(), base, site.point_size));
+      env.push(zm, region(st_.data(), base + site.point_size, cot_size));
+      Term redex = mk::rd(mk::var(zm, r.cotangent.type(), r.cotangent.loc()),
+                          mk::var(zl, t, r.point.loc()), r.var, t, r.body, r.loc());
+      result = symbolic_eval(redex, env, phi, cx_).value;
+    }
+    ensure(base + result.size() + 1);
+    for (std::size_t i = 0; i < result.size(); ++i)
+      st_[base + i] = std::move(result[i]);
+    return base + result.size();
   }
 };
 

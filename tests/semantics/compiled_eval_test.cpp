@@ -10,6 +10,7 @@
 
 #include <cmath>
 
+#include "ad/linear_reverse_deriv.hpp"
 #include "checker/program_generator.hpp"
 #include "lang/free_vars.hpp"
 #include "lang/stack.hpp"
@@ -126,6 +127,43 @@ TEST(CompiledEval, DifferentiationInsideFunctions) {
             "3");
 }
 
+// With the linear R, rd redexes take the fast path (a tape and a reverse sweep) unless their
+// body differentiates again; either way the value is that of the reference evaluator running
+// symbolic evaluation, the linear R and the evaluation of R's output.
+TEST(CompiledEval, FastRdPathAgreesWithTheSymbolicPath) {
+  EvalOptions fast = compiled_options();
+  fast.reverse_deriv = &linear_reverse_deriv;
+  EvalOptions reference;
+  reference.reverse_deriv = &linear_reverse_deriv;
+  const char* own =
+      "def dsin(p: real * real): real =\n"
+      "  let (n: real, x: real) = p in\n"
+      "  if n < 0.5 then sin(x) else 1.rd[x](y: real. dsin(n - 1, y));\n"
+      "dsin(n, x)";
+  for (const char* n : {"1", "2", "4"}) {
+    test::Env env = {{"n", n}, {"x", "0.5"}};
+    EXPECT_EQ(run_compiled(own, env, fast), test::run<double>(own, env, reference)) << n;
+  }
+  const char* loop =
+      "def loop(p: real * real): real =\n"
+      "  let (k: real, y: real) = p in\n"
+      "  if k < 0.5 then y else loop(k - 1, sin(y) * 1.0001 + y * y * 0.000001);\n"
+      "(grad[y0](y: real. loop(n, y)), (1, 2).rd[(y0, 3)](q: real * real.\n"
+      "  (loop(5, fst q) * snd q, dot_2(q, q) / snd q)))";
+  test::Env env = {{"n", "2000"}, {"y0", "0.5"}};
+  std::string expect;
+  run_on_large_stack([&] { expect = test::run<double>(loop, env, reference); });
+  EXPECT_EQ(run_compiled(loop, env, fast), expect);
+  // Undefined inside the body: the symbolic path reports it, with its location.
+  const char* bad = "grad[x](y: real. log(y - 1))";
+  EXPECT_EQ(run_compiled(bad, {{"x", "1"}}, fast), test::run<double>(bad, {{"x", "1"}}, reference));
+  EvalOptions little_fuel = fast;
+  little_fuel.fuel = 50;
+  EvalOptions little_fuel_ref = reference;
+  little_fuel_ref.fuel = 50;
+  EXPECT_EQ(run_compiled(loop, env, little_fuel), test::run<double>(loop, env, little_fuel_ref));
+}
+
 TEST(CompiledEval, ExactAndHighPrecision) {
   EXPECT_EQ(run_compiled<Rational>("1 / 3 + 1 / 6"), "0.5");
   EXPECT_EQ(run_compiled<Rational>("1 / 3 + 0.0123"), "10369/30000");
@@ -180,9 +218,10 @@ ValueEnv<S> env_of(const gen::GeneratedProgram& p) {
   return rho;
 }
 
-EvalOptions property_budgets(Evaluator e) {
+EvalOptions property_budgets(Evaluator e, ReverseDerivFn r = &reverse_deriv) {
   EvalOptions o;
   o.evaluator = e;
+  o.reverse_deriv = r;
   o.fuel = 2000;
   o.max_trace_nodes = 200000;
   o.max_derivative_steps = 200000;
@@ -194,19 +233,19 @@ bool stack_limit(const Outcome& o) {
 }
 
 template <class S>
-void check_agreement(const gen::GeneratedProgram& p) {
+void check_agreement(const gen::GeneratedProgram& p, ReverseDerivFn r = &reverse_deriv) {
   NameSupply names;
   reserve_names(p.term, names);
   Outcome ref, fast;
   run_on_large_stack([&] {
     ref = outcome<S>(p.term.type(), [&] {
       ValueEnv<S> rho = env_of<S>(p);
-      EvalContext cx(property_budgets(Evaluator::Reference), names);
+      EvalContext cx(property_budgets(Evaluator::Reference, r), names);
       return ordinary_eval(p.term, rho, nullptr, cx);
     });
     fast = outcome<S>(p.term.type(), [&] {
       ValueEnv<S> rho = env_of<S>(p);
-      EvalContext cx(property_budgets(Evaluator::Compiled), names);
+      EvalContext cx(property_budgets(Evaluator::Compiled, r), names);
       return compiled_eval(p.term, rho, cx);
     });
   });
@@ -220,6 +259,17 @@ void check_agreement(const gen::GeneratedProgram& p) {
 
 RC_GTEST_PROP(CompiledEval, AgreesWithTheReferenceInDouble, ()) {
   check_agreement<double>(*gen::program(gen::GenConfig{}));
+}
+
+// With the linear R the compiled evaluator computes rd redexes by its fast path (a tape and a
+// reverse sweep with the linear R's arithmetic), the reference evaluator by symbolic evaluation,
+// the linear R and evaluation of its output: the same values, bit for bit.
+RC_GTEST_PROP(CompiledEval, FastRdAgreesWithTheLinearRBitForBit, ()) {
+  check_agreement<double>(*gen::program(gen::GenConfig{}), &linear_reverse_deriv);
+}
+
+RC_GTEST_PROP(CompiledEval, FastRdAgreesWithTheLinearRIn50Digits, ()) {
+  check_agreement<Mpfr50>(*gen::program(gen::GenConfig{}), &linear_reverse_deriv);
 }
 
 RC_GTEST_PROP(CompiledEval, AgreesWithTheReferenceExactly, ()) {
