@@ -10,9 +10,10 @@
 // the derivative. ADOL-C: taping (trace_on ... trace_off) plus gradient(), every time, since
 // adlang traces every time too; in (c) the tape is made anew at every step of the loop.
 // Sacado: Rad::ADvar (operator-overloading reverse mode), the function plus Gradcomp(). The
-// C++ primal is the plain double function. Times are the best of 3 repetitions. Peak memory
-// is the growth of this process's peak resident set (VmHWM, reset through
-// /proc/self/clear_refs) over one run of each, after the others.
+// C++ primal is the plain double function. Times are CPU time of the benchmark's thread (the
+// machine may be shared), the best of 3 repetitions. Peak memory is measured in a fresh
+// process per contender (this program run as `ad_bench --peak NAME`): the growth of the peak
+// resident set (VmHWM) over one run, after the programs are loaded.
 #include <adolc/adolc.h>
 
 #include <Sacado_trad.hpp>
@@ -286,6 +287,23 @@ void chain_phases() {
 int main(int argc, char** argv) {
   using namespace adlang;
   using namespace adlang::bench;
+  // `ad_bench --peak NAME`: runs one contender once in this fresh process and prints how much
+  // its peak resident set grew (MiB) over what loading the programs took.
+  if (argc == 3 && std::string(argv[1]) == "--peak") {
+    double growth = -1;
+    run_on_large_stack([&] {
+      programs();
+      for (const Contender& c : contenders()) {
+        if (c.name != argv[2]) continue;
+        reset_peak_rss();
+        double before = peak_rss_mib();
+        c.run();
+        growth = peak_rss_mib() - before;
+      }
+    });
+    std::printf("%.1f\n", growth);
+    return 0;
+  }
   benchmark::Initialize(&argc, argv);
   BestTimeReporter reporter;
   std::map<std::string, double> peak, result;
@@ -303,14 +321,8 @@ int main(int argc, char** argv) {
           ->Unit(benchmark::kMillisecond);
     }
     benchmark::RunSpecifiedBenchmarks(&reporter);
-    for (const Contender& c : all) {
-      reset_peak_rss();
-      double before = peak_rss_mib();
-      auto t0 = std::chrono::steady_clock::now();
-      c.run();
-      peak[c.name] = peak_rss_mib() - before;
-      std::fprintf(stderr, "peak-memory run of %s: %.2f s\n", c.name.c_str(), seconds_since(t0));
-    }
+    for (const Contender& c : all)
+      peak[c.name] = std::atof(capture(std::string(argv[0]) + " --peak " + c.name).c_str());
     chain_phases();
   });
 

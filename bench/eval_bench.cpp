@@ -7,9 +7,10 @@
 // (which includes the compiled evaluator's resolution of the IR, done per evaluation); for
 // CPython, one call of the function, in bench/python_reference.py (run as a subprocess of this
 // benchmark, best of 7 after a warm-up). Parsing and type checking, like CPython's compilation
-// to bytecode, and process start-up are outside both timings. adlang's time is the best of 5
-// Google Benchmark repetitions. The reference (tree-walking) evaluator is timed too, for
-// information.
+// to bytecode, and process start-up are outside both timings. Both sides measure CPU time
+// (Google Benchmark's thread CPU time; Python's time.process_time), since the machine may be
+// shared. adlang's time is the best of 5 Google Benchmark repetitions. The reference
+// (tree-walking) evaluator is timed too, for information.
 #include <cstdlib>
 #include <iostream>
 
