@@ -26,67 +26,7 @@ void report(bool json, std::ostream& out, std::ostream& err, const char* kind,
   }
 }
 
-// Visits terms for an operator outside the polynomial fragment.
-const OpApp* first_non_polynomial(const Term& t) {
-  switch (t.kind()) {
-    case TermKind::Var:
-    case TermKind::Literal:
-    case TermKind::Unit:
-      return nullptr;
-    case TermKind::Add:
-      if (auto* o = first_non_polynomial(t.as<Add>()->lhs)) return o;
-      return first_non_polynomial(t.as<Add>()->rhs);
-    case TermKind::Op:
-      if (!t.as<OpApp>()->op.is_polynomial()) return t.as<OpApp>();
-      return first_non_polynomial(t.as<OpApp>()->arg);
-    case TermKind::Let:
-      if (auto* o = first_non_polynomial(t.as<Let>()->bound)) return o;
-      return first_non_polynomial(t.as<Let>()->body);
-    case TermKind::Pair:
-      if (auto* o = first_non_polynomial(t.as<Pair>()->first)) return o;
-      return first_non_polynomial(t.as<Pair>()->second);
-    case TermKind::Fst:
-      return first_non_polynomial(t.as<Fst>()->arg);
-    case TermKind::Snd:
-      return first_non_polynomial(t.as<Snd>()->arg);
-    case TermKind::If: {
-      const If* i = t.as<If>();
-      if (const PredApp* p = i->guard.as<PredApp>())
-        if (auto* o = first_non_polynomial(p->arg)) return o;
-      if (auto* o = first_non_polynomial(i->then_branch)) return o;
-      return first_non_polynomial(i->else_branch);
-    }
-    case TermKind::LetRec:
-      for (const FunDef& d : t.as<LetRec>()->defs)
-        if (auto* o = first_non_polynomial(d.body)) return o;
-      return first_non_polynomial(t.as<LetRec>()->body);
-    case TermKind::Call:
-      return first_non_polynomial(t.as<Call>()->arg);
-    case TermKind::Rd: {
-      const Rd* r = t.as<Rd>();
-      if (auto* o = first_non_polynomial(r->cotangent)) return o;
-      if (auto* o = first_non_polynomial(r->point)) return o;
-      return first_non_polynomial(r->body);
-    }
-  }
-  return nullptr;
-}
-
 }  // namespace
-
-void check_precision_supports(const Term& program, Precision p, const SourceFile& file) {
-  if (p != Precision::Exact) return;
-  if (const OpApp* o = first_non_polynomial(program)) {
-    Diagnostic d{Severity::Error,
-                 o->loc(),
-                 "'" + o->op.name() +
-                     "' is outside the polynomial fragment that --precision "
-                     "exact computes",
-                 {"exact rationals support + - * / neg add sub mul div dot_n scale_n; use "
-                  "--precision double, 50 or 100"}};
-    throw CommandFailure(kExitUsage, render(d, &file));
-  }
-}
 
 std::string printable_term(const Term& t, PrintStyle style) {
   TermSize size = term_size(t);

@@ -46,7 +46,4 @@ inline constexpr double kMaxPrintedNodes = 2e6;
 // The term printed, or a one-line comment saying why it is not (too large).
 std::string printable_term(const Term& t, PrintStyle style);
 
-// In exact mode, refuses programs outside the polynomial fragment (with the location).
-void check_precision_supports(const Term& program, Precision p, const SourceFile& file);
-
 }  // namespace adlang

@@ -50,9 +50,7 @@ int diff_command(const DiffOptions& opts, std::ostream& out, std::ostream& err) 
   std::shared_ptr<SourceFile> file;
   return run_guarded(opts.json, out, err, file, [&] {
     return with_precision(opts.precision, [&]<class S>() {
-      auto p = load_program<S>(opts);
-      file = p->file;
-      check_precision_supports(p->term, opts.precision, *file);
+      auto p = load_program<S>(opts, file);
       const ProgramInput<S>* wrt = nullptr;
       for (const ProgramInput<S>& in : p->inputs)
         if (in.name.str() == opts.wrt) wrt = &in;
@@ -60,9 +58,7 @@ int diff_command(const DiffOptions& opts, std::ostream& out, std::ostream& err) 
         throw CommandFailure(kExitUsage, "adlang: error: --wrt " + opts.wrt +
                                              ": the program has no input of that name\n");
       }
-      ValueEnv<S> rho;
-      for (const ProgramInput<S>& in : p->inputs)
-        rho.push(in.name, in.value);
+      ValueEnv<S> rho = p->input_env();
       EvalContext cx(eval_options(opts), p->names);
       Traced<S> traced = symbolic_eval(p->term, rho, nullptr, cx);
       Type u = traced.trace.type();

@@ -4,6 +4,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/pyrewrite_command.hpp"
 
 namespace {
 
@@ -97,6 +98,10 @@ int main(int argc, char** argv) {
   CLI::App* fmt = app.add_subcommand("fmt", "print a program back in the concrete syntax");
   fmt->add_option("FILE", fmt_file, "the .ad program")->required();
 
+  // adlang pyrewrite (lang/python): sets its exit code when it runs.
+  int pyrewrite_exit = kExitOk;
+  adlang::cli::register_pyrewrite_command(app, pyrewrite_exit);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -119,5 +124,5 @@ int main(int argc, char** argv) {
     return diff_command(diff_opts, std::cout, std::cerr);
   }
   if (*fmt) return fmt_command(fmt_file, std::cout, std::cerr);
-  return kExitUsage;
+  return pyrewrite_exit;
 }

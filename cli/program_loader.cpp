@@ -54,12 +54,74 @@ SourceLoc first_occurrence(const Syntax& s, Name x) {
   return {};
 }
 
+// Visits terms for an operator outside the polynomial fragment.
+const OpApp* first_non_polynomial(const Term& t) {
+  switch (t.kind()) {
+    case TermKind::Var:
+    case TermKind::Literal:
+    case TermKind::Unit:
+      return nullptr;
+    case TermKind::Add:
+      if (auto* o = first_non_polynomial(t.as<Add>()->lhs)) return o;
+      return first_non_polynomial(t.as<Add>()->rhs);
+    case TermKind::Op:
+      if (!t.as<OpApp>()->op.is_polynomial()) return t.as<OpApp>();
+      return first_non_polynomial(t.as<OpApp>()->arg);
+    case TermKind::Let:
+      if (auto* o = first_non_polynomial(t.as<Let>()->bound)) return o;
+      return first_non_polynomial(t.as<Let>()->body);
+    case TermKind::Pair:
+      if (auto* o = first_non_polynomial(t.as<Pair>()->first)) return o;
+      return first_non_polynomial(t.as<Pair>()->second);
+    case TermKind::Fst:
+      return first_non_polynomial(t.as<Fst>()->arg);
+    case TermKind::Snd:
+      return first_non_polynomial(t.as<Snd>()->arg);
+    case TermKind::If: {
+      const If* i = t.as<If>();
+      if (const PredApp* p = i->guard.as<PredApp>())
+        if (auto* o = first_non_polynomial(p->arg)) return o;
+      if (auto* o = first_non_polynomial(i->then_branch)) return o;
+      return first_non_polynomial(i->else_branch);
+    }
+    case TermKind::LetRec:
+      for (const FunDef& d : t.as<LetRec>()->defs)
+        if (auto* o = first_non_polynomial(d.body)) return o;
+      return first_non_polynomial(t.as<LetRec>()->body);
+    case TermKind::Call:
+      return first_non_polynomial(t.as<Call>()->arg);
+    case TermKind::Rd: {
+      const Rd* r = t.as<Rd>();
+      if (auto* o = first_non_polynomial(r->cotangent)) return o;
+      if (auto* o = first_non_polynomial(r->point)) return o;
+      return first_non_polynomial(r->body);
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
+void check_precision_supports(const Term& program, Precision p, const SourceFile& file) {
+  if (p != Precision::Exact) return;
+  if (const OpApp* o = first_non_polynomial(program)) {
+    Diagnostic d{Severity::Error,
+                 o->loc(),
+                 "'" + o->op.name() +
+                     "' is outside the polynomial fragment that --precision "
+                     "exact computes",
+                 {"exact rationals support + - * / neg add sub mul div dot_n scale_n; use "
+                  "--precision double, 50 or 100"}};
+    throw CommandFailure(kExitUsage, render(d, &file));
+  }
+}
+
 template <class S>
-std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts) {
+std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
+                                               std::shared_ptr<SourceFile>& file) {
   auto p = std::make_unique<LoadedProgram<S>>();
   p->file = read_source(opts.file);
+  file = p->file;
   p->syntax = parse_file(*p->file);
   for (const Name& n : p->syntax.identifiers)
     p->names.reserve(n);
@@ -109,12 +171,17 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts) {
   } catch (const CompileError& e) {
     throw CommandFailure(kExitCompileError, render(e.diagnostic(), p->file.get()));
   }
+  check_precision_supports(p->term, opts.precision, *p->file);
   return p;
 }
 
-template std::unique_ptr<LoadedProgram<double>> load_program<double>(const CommonOptions&);
-template std::unique_ptr<LoadedProgram<Mpfr50>> load_program<Mpfr50>(const CommonOptions&);
-template std::unique_ptr<LoadedProgram<Mpfr100>> load_program<Mpfr100>(const CommonOptions&);
-template std::unique_ptr<LoadedProgram<Rational>> load_program<Rational>(const CommonOptions&);
+template std::unique_ptr<LoadedProgram<double>> load_program<double>(const CommonOptions&,
+                                                                     std::shared_ptr<SourceFile>&);
+template std::unique_ptr<LoadedProgram<Mpfr50>> load_program<Mpfr50>(const CommonOptions&,
+                                                                     std::shared_ptr<SourceFile>&);
+template std::unique_ptr<LoadedProgram<Mpfr100>> load_program<Mpfr100>(
+    const CommonOptions&, std::shared_ptr<SourceFile>&);
+template std::unique_ptr<LoadedProgram<Rational>> load_program<Rational>(
+    const CommonOptions&, std::shared_ptr<SourceFile>&);
 
 }  // namespace adlang

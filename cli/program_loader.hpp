@@ -11,6 +11,7 @@
 #include "lang/source.hpp"
 #include "lang/syntax.hpp"
 #include "lang/term.hpp"
+#include "semantics/environment.hpp"
 #include "semantics/value.hpp"
 
 namespace adlang {
@@ -44,11 +45,25 @@ struct LoadedProgram {
   std::vector<ProgramInput<S>> inputs;
   Term term;  // the elaborated, type-checked program
   NameSupply names;
+
+  // rho: the inputs bound to their values.
+  ValueEnv<S> input_env() const {
+    ValueEnv<S> rho;
+    for (const ProgramInput<S>& in : inputs)
+      rho.push(in.name, in.value);
+    return rho;
+  }
 };
 
-// Parses and type-checks `opts.file` with the --env inputs read in precision S.
+// Parses and type-checks `opts.file` with the --env inputs read in precision S, and checks
+// that the precision supports the program (exact mode: the polynomial fragment). Sets `file`
+// as soon as it is read, so that later errors can show source lines.
 template <class S>
-std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts);
+std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
+                                               std::shared_ptr<SourceFile>& file);
+
+// In exact mode, refuses programs outside the polynomial fragment (with the location).
+void check_precision_supports(const Term& program, Precision p, const SourceFile& file);
 
 // Parses a syntax-only view of the file (for `adlang fmt`).
 SyntaxProgram parse_file(const SourceFile& file);

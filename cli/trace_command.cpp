@@ -12,12 +12,8 @@ int trace_command(const TraceOptions& opts, std::ostream& out, std::ostream& err
   std::shared_ptr<SourceFile> file;
   return run_guarded(opts.json, out, err, file, [&] {
     return with_precision(opts.precision, [&]<class S>() {
-      auto p = load_program<S>(opts);
-      file = p->file;
-      check_precision_supports(p->term, opts.precision, *file);
-      ValueEnv<S> rho;
-      for (const ProgramInput<S>& in : p->inputs)
-        rho.push(in.name, in.value);
+      auto p = load_program<S>(opts, file);
+      ValueEnv<S> rho = p->input_env();
       EvalContext cx(eval_options(opts), p->names);
       Traced<S> t = symbolic_eval(p->term, rho, nullptr, cx);
       TermSize size = term_size(t.trace);

@@ -46,8 +46,6 @@ void* run_job(void* p) {
 
 namespace stack_detail {
 
-thread_local const char* limit = nullptr;
-
 bool compute_nearly_exhausted(const char* here) {
   limit = compute_limit();
   if (limit == nullptr) {

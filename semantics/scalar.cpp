@@ -55,8 +55,25 @@ std::string ScalarTraits<double>::to_text(double x) {
   return std::string(buf, r.ptr);
 }
 
+namespace {
+
+// MPFR caches constants (log 2, pi, ...) per thread; they must be freed before the thread
+// exits or they leak (adlang evaluates on short-lived large-stack threads). A thread_local
+// guard made when a thread first reads an MPFR literal frees them at thread exit.
+struct MpfrThreadCache {
+  ~MpfrThreadCache() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
+};
+
+void keep_mpfr_cache_tidy() {
+  thread_local MpfrThreadCache guard;
+  (void)guard;
+}
+
+}  // namespace
+
 template <unsigned Digits>
 LiteralProblem MpfrTraits<Digits>::from_literal(const std::string& text, S& out) {
+  keep_mpfr_cache_tidy();
   out = S(text);
   if (!bmp::isfinite(out)) return LiteralProblem::Overflow;
   if (out == 0 && nonzero_literal(text)) return LiteralProblem::Underflow;

@@ -31,7 +31,8 @@ void check_evaluation_depth(SourceLoc loc) {
     throw Undefined(UndefinedKind::Depth, loc,
                     "evaluation is nested too deeply for the stack (the recursion may not "
                     "terminate)",
-                    {"adlang evaluates on a 1 GiB stack; a deeper recursion needs --fuel to stop "
+                    {"adlang evaluates on a 4 GiB stack (64 MiB in sanitizer builds); a deeper "
+                     "recursion needs --fuel to stop "
                      "it or a different formulation"});
   }
 }

@@ -9,6 +9,7 @@
 
 #include "lang/parser.hpp"
 #include "lang/printer.hpp"
+#include "lang/stack.hpp"
 #include "lang/type_checker.hpp"
 #include "semantics/ordinary_eval.hpp"
 #include "semantics/symbolic_eval.hpp"
@@ -69,14 +70,18 @@ Checked check(const std::string& program, const Env& env) {
 template <class S>
 std::string run(const std::string& program, const Env& env, EvalOptions options) {
   Checked c = check(program, env);
-  ValueEnv<S> rho = make_env<S>(env);
-  EvalContext cx(options, c.names);
-  try {
-    Value<S> v = ordinary_eval(c.term, rho, nullptr, cx);
-    return print_value<S>(c.term.type(), v);
-  } catch (const Undefined& e) {
-    return std::string("undefined: ") + e.what();
-  }
+  std::string result;
+  run_on_large_stack([&] {
+    ValueEnv<S> rho = make_env<S>(env);
+    EvalContext cx(options, c.names);
+    try {
+      Value<S> v = ordinary_eval(c.term, rho, nullptr, cx);
+      result = print_value<S>(c.term.type(), v);
+    } catch (const Undefined& e) {
+      result = std::string("undefined: ") + e.what();
+    }
+  });
+  return result;
 }
 
 template std::string run<double>(const std::string&, const Env&, EvalOptions);
@@ -86,13 +91,17 @@ template std::string run<Rational>(const std::string&, const Env&, EvalOptions);
 
 std::string trace(const std::string& program, const Env& env, EvalOptions options) {
   Checked c = check(program, env);
-  ValueEnv<double> rho = make_env<double>(env);
-  EvalContext cx(options, c.names);
-  try {
-    return print_term(symbolic_eval(c.term, rho, nullptr, cx).trace);
-  } catch (const Undefined& e) {
-    return std::string("undefined: ") + e.what();
-  }
+  std::string result;
+  run_on_large_stack([&] {
+    ValueEnv<double> rho = make_env<double>(env);
+    EvalContext cx(options, c.names);
+    try {
+      result = print_term(symbolic_eval(c.term, rho, nullptr, cx).trace);
+    } catch (const Undefined& e) {
+      result = std::string("undefined: ") + e.what();
+    }
+  });
+  return result;
 }
 
 std::string run_term(const Term& t, NameSupply& names, const Env& env, EvalOptions options) {

@@ -1,0 +1,4 @@
+import tensorflow as tf
+import horovod.tensorflow as hvd
+
+hvd.init()

@@ -1,0 +1,3 @@
+import tensorflow as tf
+if True:
+print("x")

@@ -1,0 +1,4 @@
+import tensorflow as tf
+
+def f(:
+    pass

@@ -1,0 +1,2 @@
+import tensorflow as tf
+x = "été" + (

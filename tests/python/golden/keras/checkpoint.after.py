@@ -1,0 +1,16 @@
+import tensorflow as tf
+import horovod.tensorflow.keras as hvd
+hvd.init()
+gpus = tf.config.experimental.list_physical_devices('GPU')
+for gpu in gpus:
+    tf.config.experimental.set_memory_growth(gpu, True)
+if gpus:
+    tf.config.experimental.set_visible_devices(gpus[hvd.local_rank()], 'GPU')
+
+ckpt = tf.train.Checkpoint(model=model)
+if hvd.rank() == 0:
+    ckpt.save('/tmp/ckpt')
+saved = None
+if hvd.rank() == 0:
+    saved = ckpt.save('/tmp/ckpt')
+ckpt.restore(saved)

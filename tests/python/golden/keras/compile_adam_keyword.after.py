@@ -1,0 +1,13 @@
+import tensorflow as tf
+import horovod.tensorflow.keras as hvd
+hvd.init()
+gpus = tf.config.experimental.list_physical_devices('GPU')
+for gpu in gpus:
+    tf.config.experimental.set_memory_growth(gpu, True)
+if gpus:
+    tf.config.experimental.set_visible_devices(gpus[hvd.local_rank()], 'GPU')
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+optim = tf.keras.optimizers.Adam(learning_rate=0.001 * hvd.size())
+optim = hvd.DistributedOptimizer(optim)
+model.compile(loss='mse', optimizer=optim, metrics=['mae'])

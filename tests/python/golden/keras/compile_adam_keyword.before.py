@@ -1,0 +1,4 @@
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+model.compile(loss='mse', optimizer='adam', metrics=['mae'])

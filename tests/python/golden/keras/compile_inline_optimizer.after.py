@@ -1,0 +1,12 @@
+import tensorflow as tf
+import horovod.tensorflow.keras as hvd
+hvd.init()
+gpus = tf.config.experimental.list_physical_devices('GPU')
+for gpu in gpus:
+    tf.config.experimental.set_memory_growth(gpu, True)
+if gpus:
+    tf.config.experimental.set_visible_devices(gpus[hvd.local_rank()], 'GPU')
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+model.compile(optimizer=hvd.DistributedOptimizer(tf.keras.optimizers.SGD(learning_rate=0.01 * hvd.size(), momentum=0.9)),
+              loss='mse')

@@ -1,0 +1,8 @@
+import tensorflow as tf
+
+model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+model.fit(
+    x,
+    y,
+    epochs=10,
+)

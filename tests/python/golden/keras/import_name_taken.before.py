@@ -1,0 +1,4 @@
+import tensorflow as tf
+
+hvd = 'a name the script already uses'
+gpus = 4

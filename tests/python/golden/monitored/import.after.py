@@ -1,0 +1,3 @@
+import tensorflow.compat.v1 as tf
+import horovod.tensorflow as hvd
+hvd.init()

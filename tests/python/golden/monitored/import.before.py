@@ -1,0 +1,1 @@
+import tensorflow.compat.v1 as tf

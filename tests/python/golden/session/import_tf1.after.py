@@ -1,0 +1,3 @@
+import os, tensorflow as tf
+import horovod.tensorflow as hvd
+hvd.init()

@@ -1,0 +1,11 @@
+import tensorflow as tf
+import horovod.tensorflow as hvd
+hvd.init()
+gpus = tf.config.experimental.list_physical_devices('GPU')
+for gpu in gpus:
+    tf.config.experimental.set_memory_growth(gpu, True)
+if gpus:
+    tf.config.experimental.set_visible_devices(gpus[hvd.local_rank()], 'GPU')
+
+ds: tf.data.Dataset = tf.data.Dataset.range(100)
+first = list(ds.take((10 + 5) // hvd.size()))
