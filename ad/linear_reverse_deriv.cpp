@@ -9,6 +9,7 @@
 #include "lang/free_vars.hpp"
 #include "lang/reverse_template.hpp"
 #include "lang/stack.hpp"
+#include "lang/term_walk.hpp"
 #include "lang/vector_space.hpp"
 
 namespace adlang {
@@ -52,6 +53,18 @@ struct OutLet {
   Term bound;
   SourceLoc loc;
 };
+
+bool is_trace_term_node(const Term& t) {
+  switch (t.kind()) {
+    case TermKind::If:
+    case TermKind::LetRec:
+    case TermKind::Call:
+    case TermKind::Rd:
+      return false;
+    default:
+      return true;
+  }
+}
 
 bool is_zero_literal(const Term& t) {
   const Literal* l = t.as<Literal>();
@@ -433,47 +446,18 @@ class LinearR {
 
 double weighted_size(const Term& root) {
   double n = 0;
-  std::vector<const TermNode*> todo{root.get()};
+  std::vector<Term> todo{root};
   while (!todo.empty()) {
-    Term t(todo.back());
+    Term t = std::move(todo.back());
     todo.pop_back();
+    if (!is_trace_term_node(t))
+      throw InternalError("internal error: weighted_term_size of a term that is not a trace");
     n += 1;
-    switch (t.kind()) {
-      case TermKind::Var:
-      case TermKind::Literal:
-      case TermKind::Unit:
-        break;
-      case TermKind::Add:
-        todo.push_back(t.as<Add>()->lhs.get());
-        todo.push_back(t.as<Add>()->rhs.get());
-        break;
-      case TermKind::Op: {
-        const OpApp* o = t.as<OpApp>();
-        if (o->op.kind() == OpKind::Dot || o->op.kind() == OpKind::Scale)
-          n += o->op.vector_size() - 1;
-        todo.push_back(o->arg.get());
-        break;
-      }
-      case TermKind::Let:
-        todo.push_back(t.as<Let>()->bound.get());
-        todo.push_back(t.as<Let>()->body.get());
-        break;
-      case TermKind::Pair:
-        todo.push_back(t.as<Pair>()->first.get());
-        todo.push_back(t.as<Pair>()->second.get());
-        break;
-      case TermKind::Fst:
-        todo.push_back(t.as<Fst>()->arg.get());
-        break;
-      case TermKind::Snd:
-        todo.push_back(t.as<Snd>()->arg.get());
-        break;
-      case TermKind::If:
-      case TermKind::LetRec:
-      case TermKind::Call:
-      case TermKind::Rd:
-        throw InternalError("internal error: weighted_term_size of a term that is not a trace");
+    if (const OpApp* o = t.as<OpApp>()) {
+      if (o->op.kind() == OpKind::Dot || o->op.kind() == OpKind::Scale)
+        n += o->op.vector_size() - 1;
     }
+    for_each_subterm(t, [&](const Term& c) { todo.push_back(c); });
   }
   return n;
 }

@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 #include "ad/linear_reverse_deriv.hpp"
@@ -287,6 +288,9 @@ void chain_phases() {
 int main(int argc, char** argv) {
   using namespace adlang;
   using namespace adlang::bench;
+  // ADOL-C writes its tapes (ADOLC-*.tap) to the working directory when they outgrow its
+  // buffers: keep them out of the source tree.
+  std::filesystem::current_path(std::filesystem::temp_directory_path());
   // `ad_bench --peak NAME`: runs one contender once in this fresh process and prints how much
   // its peak resident set grew (MiB) over what loading the programs took.
   if (argc == 3 && std::string(argv[1]) == "--peak") {
@@ -322,7 +326,9 @@ int main(int argc, char** argv) {
     }
     benchmark::RunSpecifiedBenchmarks(&reporter);
     for (const Contender& c : all)
-      peak[c.name] = std::atof(capture(std::string(argv[0]) + " --peak " + c.name).c_str());
+      peak[c.name] = std::atof(
+          capture(std::filesystem::read_symlink("/proc/self/exe").string() + " --peak " + c.name)
+              .c_str());
     chain_phases();
   });
 

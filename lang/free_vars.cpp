@@ -1,11 +1,11 @@
 #include "lang/free_vars.hpp"
 
-#include <vector>
-
 #include <unordered_map>
+#include <vector>
 
 #include "lang/diagnostics.hpp"
 #include "lang/stack.hpp"
+#include "lang/term_walk.hpp"
 
 namespace adlang {
 
@@ -100,69 +100,33 @@ class NameReserver {
   explicit NameReserver(NameSupply& names) : names_(names) {}
 
   void term(const Term& root) {
-    std::vector<const TermNode*> todo{root.get()};
+    std::vector<Term> todo{root};
     while (!todo.empty()) {
-      Term t(todo.back());
+      Term t = std::move(todo.back());
       todo.pop_back();
       switch (t.kind()) {
         case TermKind::Var:
           names_.reserve(t.as<Var>()->name);
           break;
-        case TermKind::Literal:
-        case TermKind::Unit:
-          break;
-        case TermKind::Add:
-          todo.push_back(t.as<Add>()->rhs.get());
-          todo.push_back(t.as<Add>()->lhs.get());
-          break;
-        case TermKind::Op:
-          todo.push_back(t.as<OpApp>()->arg.get());
-          break;
         case TermKind::Let:
           names_.reserve(t.as<Let>()->var);
-          todo.push_back(t.as<Let>()->body.get());
-          todo.push_back(t.as<Let>()->bound.get());
           break;
-        case TermKind::Pair:
-          todo.push_back(t.as<Pair>()->second.get());
-          todo.push_back(t.as<Pair>()->first.get());
-          break;
-        case TermKind::Fst:
-          todo.push_back(t.as<Fst>()->arg.get());
-          break;
-        case TermKind::Snd:
-          todo.push_back(t.as<Snd>()->arg.get());
-          break;
-        case TermKind::If: {
-          const If* i = t.as<If>();
-          if (const PredApp* p = i->guard.as<PredApp>()) todo.push_back(p->arg.get());
-          todo.push_back(i->then_branch.get());
-          todo.push_back(i->else_branch.get());
-          break;
-        }
-        case TermKind::LetRec: {
-          const LetRec* l = t.as<LetRec>();
-          for (const FunDef& d : l->defs) {
+        case TermKind::LetRec:
+          for (const FunDef& d : t.as<LetRec>()->defs) {
             names_.reserve(d.name);
             names_.reserve(d.param);
-            todo.push_back(d.body.get());
           }
-          todo.push_back(l->body.get());
           break;
-        }
         case TermKind::Call:
           names_.reserve(t.as<Call>()->fun);
-          todo.push_back(t.as<Call>()->arg.get());
           break;
-        case TermKind::Rd: {
-          const Rd* r = t.as<Rd>();
-          names_.reserve(r->var);
-          todo.push_back(r->cotangent.get());
-          todo.push_back(r->point.get());
-          todo.push_back(r->body.get());
+        case TermKind::Rd:
+          names_.reserve(t.as<Rd>()->var);
           break;
-        }
+        default:
+          break;
       }
+      for_each_subterm(t, [&](const Term& c) { todo.push_back(c); });
     }
   }
 
