@@ -37,8 +37,8 @@ Term let_chain(int n, Name x) {
     xs.push_back(i == 0 ? x : Name("x" + std::to_string(i)));
   Term c = mk::var(xs[n], Type::real());
   for (int i = n; i >= 1; --i)
-    c = mk::let(xs[i], Type::real(), mk::op(Op::make(OpKind::Sin), mk::var(xs[i - 1], Type::real())),
-                c);
+    c = mk::let(xs[i], Type::real(),
+                mk::op(Op::make(OpKind::Sin), mk::var(xs[i - 1], Type::real())), c);
   return c;
 }
 
@@ -53,7 +53,8 @@ void let_chain_table() {
     TermSize cs = term_size(c);
     NameSupply linear_names;
     auto t0 = std::chrono::steady_clock::now();
-    Term ld = linear_reverse_deriv(mk::literal("1"), mk::literal("0.5"), x, Type::real(), c, linear_names);
+    Term ld = linear_reverse_deriv(mk::literal("1"), mk::literal("0.5"), x, Type::real(), c,
+                                   linear_names);
     double lt = seconds_since(t0);
     TermSize lds = term_size(ld);
     std::string paper_time = "not run", paper_size = "-";
@@ -85,8 +86,8 @@ struct Nested {
 
 // Runs `adlang run` on `file`; returns the wall time and the first line of output.
 std::pair<double, std::string> adlang_run(const std::string& file, const std::string& args) {
-  std::string cmd = "ulimit -v 8388608; timeout 60 " + std::string(ADLANG_BINARY) + " run " +
-                    file + " " + args + " 2>&1; echo \"exit=$?\"";
+  std::string cmd = "ulimit -v 8388608; timeout 60 " + std::string(ADLANG_BINARY) + " run " + file +
+                    " " + args + " 2>&1; echo \"exit=$?\"";
   auto t0 = std::chrono::steady_clock::now();
   std::string out = capture(cmd);
   double t = seconds_since(t0);
@@ -125,8 +126,8 @@ void nested_table() {
     std::string file = "/tmp/adlang_rd_bench_" + std::to_string(&c - cases.data()) + ".ad";
     std::ofstream(file) << c.program;
     auto linear = adlang_run(file, c.env);
-    auto paper = adlang_run(file, std::string(c.env) + " --ad=paper --max-derivative-steps " +
-                                      "1000000000000");
+    auto paper = adlang_run(
+        file, std::string(c.env) + " --ad=paper --max-derivative-steps " + "1000000000000");
     std::printf("%-40s expected %s\n  --ad=linear: %s\n  --ad=paper:  %s\n", c.name, c.expected,
                 summary(linear).c_str(), summary(paper).c_str());
   }
