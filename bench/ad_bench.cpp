@@ -13,8 +13,10 @@
 // C++ primal is the plain double function. Times are CPU time of the benchmark's thread (the
 // machine may be shared), the best of 3 repetitions. Peak memory is measured in a fresh
 // process per contender (this program run as `ad_bench --peak NAME`): the growth of the peak
-// resident set (VmHWM) over one run, after the programs are loaded.
+// resident set (VmHWM) over one run, after the programs are loaded and the memory freed while
+// loading is returned to the system (malloc_trim).
 #include <adolc/adolc.h>
+#include <malloc.h>
 
 #include <Sacado_trad.hpp>
 #include <chrono>
@@ -299,6 +301,7 @@ int main(int argc, char** argv) {
       programs();
       for (const Contender& c : contenders()) {
         if (c.name != argv[2]) continue;
+        malloc_trim(0);  // memory freed while loading goes back to the system first
         reset_peak_rss();
         double before = peak_rss_mib();
         c.run();

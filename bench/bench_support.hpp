@@ -25,7 +25,8 @@ inline std::unique_ptr<LoadedProgram<double>> load(const std::string& path,
   CommonOptions o;
   o.file = path;
   o.env = env;
-  return load_program<double>(o);
+  std::shared_ptr<SourceFile> file;
+  return load_program<double>(o, file);
 }
 
 inline ValueEnv<double> inputs_of(const LoadedProgram<double>& p) {

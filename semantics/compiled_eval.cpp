@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -91,6 +92,9 @@ struct Program {
   };
   std::vector<Function> functions;
   std::vector<S> inputs;
+  // Where each input's value was copied from (its name in rho): a program compiled once can be
+  // run again in another environment with the same names and types (refill_inputs).
+  std::vector<std::pair<Name, std::uint32_t>> input_names;
   std::uint32_t main_max_height = 0;
 };
 
@@ -196,6 +200,7 @@ class Compiler {
     Slot s{x, true, static_cast<std::uint32_t>(p_.inputs.size()),
            static_cast<std::uint32_t>(v->size())};
     p_.inputs.insert(p_.inputs.end(), v->begin(), v->end());
+    p_.input_names.emplace_back(x, s.off);
     input_slots_.emplace(x, s);
     return s;
   }
@@ -565,6 +570,20 @@ class Machine {
   std::int32_t next_id_ = 0;
   std::vector<S> adj_;
   std::vector<char> set_;
+  // The bodies of this program's rd sites, compiled for the fast path when first met.
+  struct CompiledBody {
+    std::unique_ptr<Program<S>> program;
+    std::optional<Slot> x;
+  };
+  std::unordered_map<std::uint32_t, CompiledBody> rd_bodies_;
+
+  static void refill_inputs(Program<S>& p, const ValueEnv<S>& env) {
+    for (const auto& [name, off] : p.input_names) {
+      const Value<S>* v = env.lookup(name);
+      internal_check(v != nullptr, "an rd body's input is not bound");
+      std::copy(v->begin(), v->end(), p.inputs.begin() + static_cast<std::ptrdiff_t>(off));
+    }
+  }
 
   Value<S> top(std::size_t sp, std::size_t n) const {
     return Value<S>(st_.begin() + static_cast<std::ptrdiff_t>(sp - n),
@@ -789,7 +808,7 @@ class Machine {
         case Code::Rd:
           // An rd inside the body being taped: nested differentiation takes the symbolic path.
           if constexpr (Tape) throw NotTapeable{};
-          sp = rd(p_.rds[in.a], sp, fp);
+          sp = rd(in.a, sp, fp);
           refresh();
           break;
         case Code::Fail:
@@ -935,7 +954,8 @@ class Machine {
   // N, anything undefined, a value out of range in the sweep) or with the paper's R, by
   // symbolic evaluation of the redex (Fig. 4) in the environment at this point, as the
   // reference evaluator does it. Both give the value of W.R_V(x:T. C) for the linear R.
-  std::size_t rd(const RdSite& site, std::size_t sp, std::size_t fp) {
+  std::size_t rd(std::uint32_t site_index, std::size_t sp, std::size_t fp) {
+    const RdSite& site = p_.rds[site_index];
     const Rd& r = *site.node;
     std::size_t cot_size = r.cotangent.type().size();
     std::size_t base = sp - cot_size - site.point_size;
@@ -954,13 +974,20 @@ class Machine {
       const std::uint64_t fuel = cx_.fuel_left, calls = cx_.calls;
       try {
         env.push(r.var, region(st_.data(), base, site.point_size));
-        Program<S> body;
-        Compiler<S> compiler(body, env, site.groups);
-        compiler.compile_main(r.body);
-        Machine<S> tape(body, env, cx_);
+        // N is compiled once per rd site and run: its environment at this site has the same
+        // names and types each time, only other values.
+        CompiledBody& body = rd_bodies_[site_index];
+        if (!body.program) {
+          body.program = std::make_unique<Program<S>>();
+          Compiler<S> compiler(*body.program, env, site.groups);
+          compiler.compile_main(r.body);
+          body.x = compiler.input_slot(r.var);
+        } else {
+          refill_inputs(*body.program, env);
+        }
+        Machine<S> tape(*body.program, env, cx_);
         Value<S> w = region(st_.data(), base + site.point_size, cot_size);
-        result = tape.reverse_sweep(r.body.type(), compiler.input_slot(r.var), site.point_size,
-                                    w.data());
+        result = tape.reverse_sweep(r.body.type(), body.x, site.point_size, w.data());
         done = true;
       } catch (const NotTapeable&) {
       } catch (const Undefined&) {
