@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <cmath>
+#include "ad/linear_reverse_deriv.hpp"
 #include "checker/program_generator.hpp"
 #include "lang/alpha.hpp"
 #include "lang/free_vars.hpp"
@@ -15,8 +17,6 @@
 #include "lang/term_size.hpp"
 #include "lang/type_checker.hpp"
 #include "semantics/compiled_eval.hpp"
-#include "ad/linear_reverse_deriv.hpp"
-#include <cmath>
 #include "semantics/ordinary_eval.hpp"
 #include "support/test_support.hpp"
 
@@ -115,10 +115,11 @@ TEST(SymbolicEval, UndefinedGuardsAreReported) {
 // this thread's ordinary stack (8 MiB; each step nests the trace one call deeper), then the
 // linear R and the compiled evaluator on the trace, also iterative along let chains.
 TEST(SymbolicEval, TailRecursiveLoopsTraceInConstantStack) {
-  const char* loop = "def loop(p: real * real): real =\n"
-                     "  let (k: real, y: real) = p in\n"
-                     "  if k < 0.5 then y else loop(k - 1, sin(y) * 1.0001 + y * y * 0.000001);\n"
-                     "loop(n, y)";
+  const char* loop =
+      "def loop(p: real * real): real =\n"
+      "  let (k: real, y: real) = p in\n"
+      "  if k < 0.5 then y else loop(k - 1, sin(y) * 1.0001 + y * y * 0.000001);\n"
+      "loop(n, y)";
   test::Checked c = test::check(loop, {{"n", "20000"}, {"y", "0.5"}});
   ValueEnv<double> rho;
   rho.push(Name("n"), Value<double>{20000});
