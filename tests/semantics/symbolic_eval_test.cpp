@@ -7,6 +7,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <cmath>
+
 #include "ad/linear_reverse_deriv.hpp"
 #include "checker/program_generator.hpp"
 #include "lang/alpha.hpp"
