@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "cli/checker_commands.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/pyrewrite_command.hpp"
@@ -102,6 +103,10 @@ int main(int argc, char** argv) {
   int pyrewrite_exit = kExitOk;
   adlang::cli::register_pyrewrite_command(app, pyrewrite_exit);
 
+  // adlang den / adlang check (cli/checker_commands.hpp): set their exit code when they run.
+  int checker_exit = -1;
+  register_checker_commands(app, checker_exit);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -109,6 +114,7 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
 
+  if (checker_exit >= 0) return checker_exit;
   if (*run) {
     finish_common(run_opts, run_precision, run_predicates, run_ad);
     return run_command(run_opts, std::cout, std::cerr);

@@ -6,9 +6,16 @@ namespace adlang {
 
 namespace {
 
+// Transparent hashing: looking up an existing name does not allocate a std::string.
+struct TextHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+};
+
 struct InternTable {
   std::mutex mutex;
-  std::unordered_set<std::string> strings;  // Node-based: element addresses are stable.
+  // Node-based: element addresses are stable.
+  std::unordered_set<std::string, TextHash, std::equal_to<>> strings;
 };
 
 InternTable& intern_table() {
@@ -27,7 +34,9 @@ Name::Name(std::string_view text) {
   if (text.empty()) return;
   InternTable& t = intern_table();
   std::lock_guard<std::mutex> lock(t.mutex);
-  s_ = &*t.strings.emplace(text).first;
+  auto it = t.strings.find(text);
+  if (it == t.strings.end()) it = t.strings.emplace(text).first;
+  s_ = &*it;
 }
 
 Name NameSupply::fresh(std::string_view base) {

@@ -42,8 +42,11 @@ const char* to_string(TermKind k) {
 
 namespace {
 
-void require(bool ok, const char* rule, const std::string& detail) {
-  if (!ok) throw InternalError(std::string("internal error: ill-typed ") + rule + ": " + detail);
+// `detail` is a function making the message, so that it is built only on failure (these
+// factories are on every hot path: R, symbolic evaluation, the checker's generators).
+template <class Detail>
+void require(bool ok, const char* rule, Detail&& detail) {
+  if (!ok) throw InternalError(std::string("internal error: ill-typed ") + rule + ": " + detail());
 }
 
 std::string mismatch(Type expected, Type got) {
@@ -77,26 +80,30 @@ bool is_literal_text(const std::string& text) {
 namespace mk {
 
 Term var(Name x, Type t, SourceLoc loc) {
-  require(!x.empty() && bool(t), "variable", "needs a name and a type");
+  require(!x.empty() && bool(t), "variable",
+          [&] { return std::string("needs a name and a type"); });
   return Term(new Var(x, t, loc));
 }
 
 Term literal(const std::string& text, SourceLoc loc) {
-  require(is_literal_text(text), "literal", "not a decimal number: '" + text + "'");
+  require(is_literal_text(text), "literal",
+          [&] { return std::string("not a decimal number: '" + text + "'"); });
   return Term(new Literal(text, std::strtod(text.c_str(), nullptr), loc));
 }
 
 // Fig. 1: M : real, N : real |- M + N : real.
 Term add(Term a, Term b, SourceLoc loc) {
-  require(a.type().is_real(), "addition", mismatch(Type::real(), a.type()));
-  require(b.type().is_real(), "addition", mismatch(Type::real(), b.type()));
+  require(a.type().is_real(), "addition",
+          [&] { return std::string(mismatch(Type::real(), a.type())); });
+  require(b.type().is_real(), "addition",
+          [&] { return std::string(mismatch(Type::real(), b.type())); });
   return Term(new Add(a, b, loc));
 }
 
 // Fig. 1: M : T |- op(M) : U for op : T -> U.
 Term op(Op o, Term arg, SourceLoc loc) {
   require(arg.type() == o.arg_type(), "operator application",
-          o.name() + ": " + mismatch(o.arg_type(), arg.type()));
+          [&] { return std::string(o.name() + ": " + mismatch(o.arg_type(), arg.type())); });
   return Term(new OpApp(o, arg, loc));
 }
 
@@ -106,8 +113,9 @@ Term op(Op o, Term a, Term b, SourceLoc loc) {
 
 // Fig. 1: M : T, x:T |- N : U gives let x:T = M in N : U.
 Term let(Name x, Type t, Term bound, Term body, SourceLoc loc) {
-  require(!x.empty(), "let", "needs a variable name");
-  require(bound.type() == t, "let", x.str() + ": " + mismatch(t, bound.type()));
+  require(!x.empty(), "let", [&] { return std::string("needs a variable name"); });
+  require(bound.type() == t, "let",
+          [&] { return std::string(x.str() + ": " + mismatch(t, bound.type())); });
   return Term(new Let(x, bound, body, loc));
 }
 
@@ -120,43 +128,50 @@ Term pair(Term a, Term b, SourceLoc loc) {
 }
 
 Term fst(Term a, SourceLoc loc) {
-  require(a.type().is_pair(), "fst", "argument of type " + to_string(a.type()));
+  require(a.type().is_pair(), "fst",
+          [&] { return std::string("argument of type " + to_string(a.type())); });
   return Term(new Fst(a, loc));
 }
 
 Term snd(Term a, SourceLoc loc) {
-  require(a.type().is_pair(), "snd", "argument of type " + to_string(a.type()));
+  require(a.type().is_pair(), "snd",
+          [&] { return std::string("argument of type " + to_string(a.type())); });
   return Term(new Snd(a, loc));
 }
 
 Term if_(BoolTerm guard, Term then_branch, Term else_branch, SourceLoc loc) {
-  require(bool(guard), "conditional", "needs a guard");
-  require(then_branch.type() == else_branch.type(), "conditional",
-          "branches: " + mismatch(then_branch.type(), else_branch.type()));
+  require(bool(guard), "conditional", [&] { return std::string("needs a guard"); });
+  require(then_branch.type() == else_branch.type(), "conditional", [&] {
+    return std::string("branches: " + mismatch(then_branch.type(), else_branch.type()));
+  });
   return Term(new If(guard, then_branch, else_branch, loc));
 }
 
 // Fig. 1: Phi[f:T->U] | x:T |- M : U and Phi[f:T->U] | Gamma |- N : S.
 Term letrec(std::vector<FunDef> defs, Term body, SourceLoc loc) {
-  require(!defs.empty(), "letrec", "binds no function");
+  require(!defs.empty(), "letrec", [&] { return std::string("binds no function"); });
   for (const FunDef& d : defs) {
-    require(!d.name.empty() && !d.param.empty(), "letrec", "function needs names");
-    require(d.body.type() == d.result_type, "letrec",
-            d.name.str() + ": " + mismatch(d.result_type, d.body.type()));
+    require(!d.name.empty() && !d.param.empty(), "letrec",
+            [&] { return std::string("function needs names"); });
+    require(d.body.type() == d.result_type, "letrec", [&] {
+      return std::string(d.name.str() + ": " + mismatch(d.result_type, d.body.type()));
+    });
   }
   return Term(new LetRec(std::move(defs), body, loc));
 }
 
 // Fig. 1: M : T |- f(M) : U for f : T -> U in Phi.
 Term call(Name f, Type param_type, Type result_type, Term arg, SourceLoc loc) {
-  require(arg.type() == param_type, "call", f.str() + ": " + mismatch(param_type, arg.type()));
+  require(arg.type() == param_type, "call",
+          [&] { return std::string(f.str() + ": " + mismatch(param_type, arg.type())); });
   return Term(new Call(f, param_type, result_type, arg, loc));
 }
 
 // Fig. 1: Gamma[x:T] |- N : U, L : T, M : U gives M.rd_L(x:T. N) : T.
 Term rd(Term cotangent, Term point, Name x, Type t, Term body, SourceLoc loc) {
-  require(point.type() == t, "rd point", mismatch(t, point.type()));
-  require(cotangent.type() == body.type(), "rd cotangent", mismatch(body.type(), cotangent.type()));
+  require(point.type() == t, "rd point", [&] { return std::string(mismatch(t, point.type())); });
+  require(cotangent.type() == body.type(), "rd cotangent",
+          [&] { return std::string(mismatch(body.type(), cotangent.type())); });
   return Term(new Rd(cotangent, point, x, body, loc));
 }
 
@@ -167,7 +182,7 @@ BoolTerm bool_const(bool v, SourceLoc loc) {
 // Fig. 1: M : T |- pred(M) for pred : T.
 BoolTerm pred(Pred p, Term arg, SourceLoc loc) {
   require(arg.type() == p.arg_type(), "predicate",
-          p.name() + ": " + mismatch(p.arg_type(), arg.type()));
+          [&] { return std::string(p.name() + ": " + mismatch(p.arg_type(), arg.type())); });
   return BoolTerm(new PredApp(p, arg, loc));
 }
 

@@ -133,7 +133,7 @@ LiteralProblem ScalarTraits<Rational>::from_literal(const std::string& text, Rat
   if (scale > kMaxDecimalExponent || scale < -kMaxDecimalExponent) {
     return LiteralProblem::TooLargeForExact;
   }
-  // Leading zeros would make the digits read as octal ("0.123" has digits "0123").
+  // Leading zeros would make GMP read the digits as octal ("0875" is rejected).
   std::size_t nonzero = digits.find_first_not_of('0');
   digits = nonzero == std::string::npos ? std::string("0") : digits.substr(nonzero);
   bmp::mpz_int mantissa(digits);

@@ -1,0 +1,175 @@
+// Checker throughput and denotational vs operational rd cost.
+//
+//   checker_bench                       all benchmarks, then the rd ratio table
+//   checker_bench --benchmark_filter=Property   per-property rates only
+//   checker_bench --rd-table                    the rd cost table only
+//
+// BM_Property/<property>/<precision>: one program checked per iteration (program i of seed 1
+// at the default size); items/s is programs/s. BM_DefaultSet/<precision>: one program through
+// every property of the default set per iteration. The table at the end times ordinary
+// evaluation (trace + the paper's R + evaluation of R's output) and the denotational
+// evaluator (tagged forward mode + J^T w) on d-fold nested derivatives of the same function.
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "checker/runner.hpp"
+#include "lang/parser.hpp"
+#include "lang/stack.hpp"
+#include "lang/type_checker.hpp"
+#include "semantics/denotational_eval.hpp"
+#include "semantics/ordinary_eval.hpp"
+
+namespace adlang {
+namespace {
+
+using namespace checker;
+
+const PropertyInfo& property(const std::string& name) {
+  for (const PropertyInfo& p : all_properties())
+    if (name == p.name) return p;
+  std::abort();
+}
+
+void BM_Property(benchmark::State& state, std::string name, Precision precision) {
+  const PropertyInfo& p = property(name);
+  CheckConfig c;
+  c.precision = precision;
+  GenConfig g = generator_config(p, 0);
+  std::uint64_t i = 0;
+  run_on_large_stack([&] {
+    for (auto _ : state) {
+      Program prog = generate_program(1, i, g);
+      benchmark::DoNotOptimize(run_property(p, prog, c, case_seed(1, i)));
+      ++i;
+    }
+  });
+  state.SetItemsProcessed(static_cast<std::int64_t>(i));
+}
+
+void BM_DefaultSet(benchmark::State& state, Precision precision) {
+  CheckConfig c;
+  c.precision = precision;
+  std::uint64_t i = 0;
+  run_on_large_stack([&] {
+    for (auto _ : state) {
+      for (const PropertyInfo& p : all_properties()) {
+        Program prog = generate_program(1, i, generator_config(p, 0));
+        benchmark::DoNotOptimize(run_property(p, prog, c, case_seed(1, i)));
+      }
+      ++i;
+    }
+  });
+  state.SetItemsProcessed(static_cast<std::int64_t>(i));
+}
+
+void register_all() {
+  for (const PropertyInfo& p : all_properties()) {
+    for (Precision prec : {Precision::Double, Precision::Digits50}) {
+      std::string n = std::string("BM_Property/") + p.name + "/" + to_string(prec);
+      benchmark::RegisterBenchmark(n.c_str(), BM_Property, std::string(p.name), prec)->MinTime(1.0);
+    }
+  }
+  for (Precision prec : {Precision::Double, Precision::Digits50}) {
+    std::string n = std::string("BM_DefaultSet/") + to_string(prec);
+    benchmark::RegisterBenchmark(n.c_str(), BM_DefaultSet, prec)->MinTime(2.0);
+  }
+}
+
+// d nested gradients of f(y) = sin(y) * y * y at 0.7: grad[x](y1. grad[y1](y2. ... f(yd))).
+std::string nested(int d) {
+  std::string body =
+      "sin(y" + std::to_string(d) + ") * y" + std::to_string(d) + " * y" + std::to_string(d);
+  for (int k = d; k >= 1; --k)
+    body = "grad[" + (k == 1 ? std::string("x") : "y" + std::to_string(k - 1)) + "](y" +
+           std::to_string(k) + ": real. " + body + ")";
+  return body;
+}
+
+template <class F>
+double seconds_per_run(F&& f) {
+  int runs = 0;
+  auto start = std::chrono::steady_clock::now();
+  double elapsed = 0;
+  do {
+    f();
+    ++runs;
+    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  } while (elapsed < 0.3 && runs < 100000);
+  return elapsed / runs;
+}
+
+Term nested_term(int d, NameSupply& names) {
+  SyntaxProgram prog = parse_program(nested(d));
+  for (const Name& n : prog.identifiers)
+    names.reserve(n);
+  return check_program(prog, {TypedName{Name("x"), Type::real()}}, names);
+}
+
+void rd_ratio_table() {
+  constexpr int kDepths = 5;
+  double den[kDepths + 1], op[kDepths + 1];
+  std::uint64_t steps[kDepths + 1] = {};
+  const Value<double> x{0.7};
+  // All denotations first: the operational runs leave gigabytes of R output to free.
+  for (int d = 1; d <= kDepths; ++d) {
+    run_on_large_stack([&] {
+      NameSupply names;
+      Term t = nested_term(d, names);
+      den[d] = seconds_per_run([&] {
+        DenEnv<double> g{{Name("x"), x}};
+        benchmark::DoNotOptimize(denote(t, g));
+      });
+    });
+  }
+  for (int d = 1; d <= kDepths; ++d) {
+    run_on_large_stack([&] {
+      NameSupply names;
+      Term t = nested_term(d, names);
+      try {
+        op[d] = seconds_per_run([&] {
+          ValueEnv<double> rho;
+          rho.push(Name("x"), x);
+          EvalOptions o;
+          o.max_derivative_steps = 2'000'000;
+          o.max_trace_nodes = 2'000'000;
+          EvalContext cx(o, names);
+          benchmark::DoNotOptimize(ordinary_eval(t, rho, nullptr, cx));
+          steps[d] = cx.derivative.clause_steps;
+        });
+      } catch (const Undefined&) {
+        op[d] = -1;  // over the step budget: the paper's R is exponential in nesting
+      }
+    });
+  }
+  std::printf(
+      "\nrd by nesting depth: operational (trace + R + eval) vs denotational (tagged "
+      "forward mode)\n");
+  std::printf("%5s %16s %16s %10s %12s\n", "depth", "operational", "denotational", "op/den",
+              "R steps");
+  for (int d = 1; d <= kDepths; ++d) {
+    if (op[d] < 0)
+      std::printf("%5d %16s %14.3fus %10s %12s\n", d, "(> 2e6 R steps)", den[d] * 1e6, "-", "-");
+    else
+      std::printf("%5d %14.3fus %14.3fus %10.1f %12llu\n", d, op[d] * 1e6, den[d] * 1e6,
+                  op[d] / den[d], static_cast<unsigned long long>(steps[d]));
+  }
+}
+
+}  // namespace
+}  // namespace adlang
+
+int main(int argc, char** argv) {
+  // --rd-table: only the table of denotational vs operational rd cost.
+  if (argc > 1 && std::string(argv[1]) == "--rd-table") {
+    adlang::rd_ratio_table();
+    return 0;
+  }
+  adlang::register_all();
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  adlang::rd_ratio_table();
+  return 0;
+}

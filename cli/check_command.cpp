@@ -1,0 +1,146 @@
+// adlang check: the paper's theorems as properties over random programs (checker/).
+#include <unistd.h>
+
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+
+#include "checker/runner.hpp"
+#include "checker/term_edit.hpp"
+#include "cli/checker_commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/json.hpp"
+#include "lang/stack.hpp"
+
+namespace adlang {
+
+namespace {
+
+std::string pad(const std::string& s, std::size_t w) {
+  return s.size() >= w ? s : s + std::string(w - s.size(), ' ');
+}
+
+std::string rpad(const std::string& s, std::size_t w) {
+  return s.size() >= w ? s : std::string(w - s.size(), ' ') + s;
+}
+
+std::string indent(const std::string& text, const std::string& by) {
+  std::string out = by;
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += by;
+  }
+  while (!out.empty() && (out.back() == ' '))
+    out.pop_back();
+  if (!out.empty() && out.back() != '\n') out += '\n';
+  return out;
+}
+
+std::string reproduce_line(const CheckOptions& o, const checker::Counterexample& c) {
+  std::string s = "adlang check --property " + c.property + " --seed " + std::to_string(c.seed) +
+                  " --count " + std::to_string(c.index + 1);
+  if (o.max_size) s += " --max-size " + std::to_string(o.max_size);
+  if (o.precision != Precision::Double) s += std::string(" --precision ") + to_string(o.precision);
+  if (o.predicates == PredicateMode::Total) s += " --predicates total";
+  if (c.index > 0) s += " --shard " + std::to_string(c.index) + "/" + std::to_string(c.index + 1);
+  return s;
+}
+
+}  // namespace
+
+int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err) {
+  if (opts.list) {
+    for (const PropertyInfo& p : all_properties())
+      out << pad(p.name, 22) << pad(p.paper, 26) << p.summary << "\n";
+    return kExitOk;
+  }
+  checker::RunOptions ro;
+  ro.properties = opts.properties;
+  ro.count = opts.count;
+  ro.seed = opts.seed;
+  ro.max_size = opts.max_size;
+  ro.shard_index = opts.shard_index;
+  ro.shard_count = opts.shard_count;
+  checker::CheckConfig config;
+  config.precision = opts.precision;
+  config.predicates = opts.predicates;
+  config.den_predicates = opts.predicates;
+
+  bool tty = opts.progress && isatty(STDERR_FILENO);
+  auto last = std::chrono::steady_clock::now();
+  checker::ProgressFn progress;
+  if (tty) {
+    progress = [&](const std::string& name, std::uint64_t done, std::uint64_t total) {
+      auto now = std::chrono::steady_clock::now();
+      if (done != total && now - last < std::chrono::milliseconds(200)) return;
+      last = now;
+      err << "\r\033[K" << name << ": " << done << "/" << total << std::flush;
+      if (done == total) err << "\r\033[K" << std::flush;
+    };
+  }
+  checker::RunReport report;
+  int code = kExitOk;
+  try {
+    report = checker::run_checks(ro, config, progress);
+  } catch (const std::invalid_argument& e) {
+    std::string names;
+    for (const PropertyInfo& p : all_properties())
+      names += std::string(names.empty() ? "" : ", ") + p.name;
+    err << "adlang: error: " << e.what() << "\nnote: the properties are " << names << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    err << "adlang: internal error: " << e.what() << "\n";
+    return kExitInternalError;
+  }
+  if (!report.passed()) code = kExitCheckFailed;
+
+  if (opts.json) {
+    out << "{\"seed\": " << opts.seed << ", \"count\": " << opts.count << ", \"shard\": \""
+        << opts.shard_index << "/" << opts.shard_count
+        << "\", \"precision\": " << json::quote(to_string(opts.precision)) << ", \"predicates\": "
+        << json::quote(opts.predicates == PredicateMode::Total ? "total" : "strict")
+        << ", \"passed\": " << (report.passed() ? "true" : "false") << ", \"properties\": [";
+    for (std::size_t i = 0; i < report.properties.size(); ++i) {
+      const auto& p = report.properties[i];
+      out << (i ? ", " : "") << "{\"name\": " << json::quote(p.name) << ", \"tried\": " << p.tried
+          << ", \"passed\": " << p.passed << ", \"failed\": " << p.failed
+          << ", \"both_undefined\": " << p.both_undefined << ", \"discarded\": " << p.discarded
+          << ", \"seconds\": " << p.seconds << "}";
+    }
+    out << "], \"counterexamples\": [";
+    for (std::size_t i = 0; i < report.counterexamples.size(); ++i) {
+      const auto& c = report.counterexamples[i];
+      out << (i ? ", " : "") << "{\"property\": " << json::quote(c.property)
+          << ", \"seed\": " << c.seed << ", \"index\": " << c.index
+          << ", \"program\": " << json::quote(checker::program_text(c.shrunk))
+          << ", \"nodes\": " << checker::node_count(c.shrunk.term)
+          << ", \"env\": " << json::quote(checker::env_arguments(c.shrunk.inputs))
+          << ", \"detail\": " << json::quote(c.detail)
+          << ", \"reproduce\": " << json::quote(reproduce_line(opts, c)) << "}";
+    }
+    out << "]}\n";
+    return code;
+  }
+
+  out << pad("property", 22) << rpad("tried", 8) << rpad("passed", 8) << rpad("failed", 8)
+      << rpad("both-undef", 12) << rpad("discarded", 11) << rpad("prog/s", 9) << "\n";
+  for (const auto& p : report.properties) {
+    std::ostringstream rate;
+    rate << std::fixed << std::setprecision(0) << (p.seconds > 0 ? p.tried / p.seconds : 0.0);
+    out << pad(p.name, 22) << rpad(std::to_string(p.tried), 8) << rpad(std::to_string(p.passed), 8)
+        << rpad(std::to_string(p.failed), 8) << rpad(std::to_string(p.both_undefined), 12)
+        << rpad(std::to_string(p.discarded), 11) << rpad(rate.str(), 9) << "\n";
+  }
+  for (const auto& c : report.counterexamples) {
+    out << "\nFAILED " << c.property << " (program " << c.index << " of seed " << c.seed
+        << "; shrunk in " << c.shrink_steps << " steps to " << checker::node_count(c.shrunk.term)
+        << " nodes):\n";
+    out << indent(checker::program_text(c.shrunk), "    ");
+    out << "  differing results:\n" << indent(c.detail, "    ");
+    out << "  reproduce: " << reproduce_line(opts, c) << "\n";
+  }
+  out << (report.passed() ? "all properties passed\n" : "some properties FAILED\n");
+  return code;
+}
+
+}  // namespace adlang

@@ -1,0 +1,118 @@
+// Registration of `adlang den` and `adlang check` with CLI11 (see cli/checker_commands.hpp).
+#include "cli/checker_commands.hpp"
+
+#include <iostream>
+
+#include "checker/properties.hpp"
+#include "cli/exit_codes.hpp"
+
+namespace adlang {
+
+namespace {
+
+void add_den(CLI::App& app, int& exit_code) {
+  struct State {
+    DenOptions opts;
+    std::string precision = "double", predicates = "strict";
+  };
+  auto st = std::make_shared<State>();
+  CLI::App* den = app.add_subcommand(
+      "den", "the denotational meaning of a program (Fig. 7), computed independently of run");
+  den->add_option("FILE", st->opts.file, "the .ad program")->required();
+  den->add_option("--env", st->opts.env,
+                  "an input value, NAME=VALUE (e.g. x=0.5, v=(1, 2)); repeatable")
+      ->type_name("NAME=VALUE");
+  den->add_option("--precision", st->precision,
+                  "scalar type: double, 50 or 100 (MPFR digits), exact (rationals; polynomial "
+                  "fragment only)")
+      ->check(CLI::IsMember({"double", "50", "100", "exact"}))
+      ->default_str("double");
+  den->add_option("--predicates", st->predicates,
+                  "strict: the paper's comparisons, undefined where both sides are equal; "
+                  "total: the conventional ones")
+      ->check(CLI::IsMember({"strict", "total"}))
+      ->default_str("strict");
+  den->add_option("--unfold", st->opts.unfold,
+                  "the limited language of Fig. 8: every letrec denotes its approximant mu_N")
+      ->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 40));
+  den->add_option("--max-approximant", st->opts.max_approximant,
+                  "without --unfold: the largest Kleene approximant mu_n tried")
+      ->capture_default_str();
+  den->add_option("--fuel", st->opts.fuel, "function calls allowed before giving up")
+      ->capture_default_str();
+  den->add_flag("--json", st->opts.json, "machine-readable output");
+  den->callback([st, &exit_code] {
+    st->opts.precision = parse_precision(st->precision).value_or(Precision::Double);
+    st->opts.predicates = st->predicates == "total" ? PredicateMode::Total : PredicateMode::Strict;
+    exit_code = den_command(st->opts, std::cout, std::cerr);
+  });
+}
+
+void add_check(CLI::App& app, int& exit_code) {
+  struct State {
+    CheckOptions opts;
+    std::string precision = "double", predicates = "strict", shard = "0/1";
+    bool no_progress = false;
+  };
+  auto st = std::make_shared<State>();
+  std::string names;
+  for (const PropertyInfo& p : all_properties())
+    names += std::string(names.empty() ? "" : ", ") + p.name;
+  CLI::App* check = app.add_subcommand(
+      "check",
+      "check the paper's theorems on random programs: the evaluators, R and the denotation "
+      "must agree");
+  check
+      ->add_option("--property", st->opts.properties,
+                   "run only this property (repeatable): " + names)
+      ->type_name("NAME");
+  check->add_option("--count", st->opts.count, "random programs per property")
+      ->capture_default_str();
+  check->add_option("--seed", st->opts.seed, "the seed; a run is deterministic for a seed")
+      ->capture_default_str();
+  check->add_option("--max-size", st->opts.max_size,
+                    "the largest program size (default " + std::to_string(kDefaultMaxSize) + ")");
+  check
+      ->add_option("--shard", st->shard,
+                   "run only the programs i, i+N, i+2N, ... of the run (I/N, 0 <= I < N)")
+      ->default_str("0/1");
+  check->add_option("--precision", st->precision, "scalar type: double, 50, 100 or exact")
+      ->check(CLI::IsMember({"double", "50", "100", "exact"}))
+      ->default_str("double");
+  check
+      ->add_option("--predicates", st->predicates,
+                   "strict (the paper's; every property must hold) or total (the conventional "
+                   "comparisons; shows where they disagree with the mathematics)")
+      ->check(CLI::IsMember({"strict", "total"}))
+      ->default_str("strict");
+  check->add_flag("--json", st->opts.json, "machine-readable output");
+  check->add_flag("--no-progress", st->no_progress, "no progress line on stderr");
+  check->add_flag("--list", st->opts.list, "list the properties and exit");
+  check->callback([st, &exit_code] {
+    CheckOptions& o = st->opts;
+    o.precision = parse_precision(st->precision).value_or(Precision::Double);
+    o.predicates = st->predicates == "total" ? PredicateMode::Total : PredicateMode::Strict;
+    o.progress = !st->no_progress;
+    unsigned i = 0, n = 0;
+    char slash = 0;
+    std::istringstream in(st->shard);
+    if (!(in >> i >> slash >> n) || slash != '/' || n == 0 || i >= n || !in.eof()) {
+      std::cerr << "adlang: error: --shard expects I/N with 0 <= I < N, got '" << st->shard
+                << "'\n";
+      exit_code = kExitUsage;
+      return;
+    }
+    o.shard_index = i;
+    o.shard_count = n;
+    exit_code = check_command(o, std::cout, std::cerr);
+  });
+}
+
+}  // namespace
+
+void register_checker_commands(CLI::App& app, int& exit_code) {
+  add_den(app, exit_code);
+  add_check(app, exit_code);
+}
+
+}  // namespace adlang

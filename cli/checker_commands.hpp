@@ -1,0 +1,51 @@
+// The `adlang den` and `adlang check` subcommands (issue 3): the denotational evaluator
+// (Fig. 7) and the conformance checker (the paper's theorems as random tests).
+//
+// cli/main.cpp registers them with register_checker_commands(); when one of them runs (during
+// app.parse()) it stores its exit code in `exit_code`, which otherwise stays negative:
+//
+//   int checker_exit = -1;
+//   register_checker_commands(app, checker_exit);
+//   ... app.parse(argc, argv) ...
+//   if (checker_exit >= 0) return checker_exit;
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cli/command_options.hpp"
+
+namespace adlang {
+
+struct DenOptions : CommonOptions {
+  std::uint64_t max_approximant = std::uint64_t(1) << 16;
+};
+
+// adlang den: [[program]] gamma (Fig. 7), gamma the --env inputs.
+int den_command(const DenOptions& opts, std::ostream& out, std::ostream& err);
+
+struct CheckOptions {
+  std::vector<std::string> properties;  // empty: the default set
+  std::uint64_t count = 1000;
+  std::uint64_t seed = 1;
+  unsigned max_size = 0;  // 0: the default size
+  unsigned shard_index = 0, shard_count = 1;
+  Precision precision = Precision::Double;
+  PredicateMode predicates = PredicateMode::Strict;
+  bool json = false;
+  bool progress = true;  // a progress line on stderr (only when it is a terminal)
+  bool list = false;     // list the properties and exit
+};
+
+// adlang check: runs the properties on random programs and prints the summary table and any
+// shrunk counterexample. Exit 0 when all pass, 4 when one fails, 2 for bad options.
+int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err);
+
+// Adds `den` and `check` to `app`; see the comment at the top of this file.
+void register_checker_commands(CLI::App& app, int& exit_code);
+
+}  // namespace adlang
