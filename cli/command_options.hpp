@@ -13,6 +13,18 @@
 
 namespace adlang {
 
+// Which R differentiates traces (--ad).
+enum class AdMode {
+  Linear,  // ad/linear_reverse_deriv.hpp: reverse accumulation, output linear in the trace
+  Paper,   // ad/reverse_deriv.hpp: Fig. 6 literally (the reference; exponential when nested)
+};
+
+// The default R step budgets: the paper's R needs ~2^n steps for n nested lets, so its budget
+// stops runaway nesting early; the linear R's work is linear in the trace, and its budget is a
+// memory guard.
+inline constexpr std::uint64_t kPaperDerivativeSteps = 1'000'000;
+inline constexpr std::uint64_t kLinearDerivativeSteps = 200'000'000;
+
 struct CommonOptions {
   std::string file;
   std::vector<std::string> env;  // NAME=VALUE
@@ -21,7 +33,8 @@ struct CommonOptions {
   std::uint64_t fuel = EvalOptions{}.fuel;
   std::optional<std::uint64_t> unfold;
   std::uint64_t max_trace = EvalOptions{}.max_trace_nodes;
-  std::uint64_t max_derivative_steps = EvalOptions{}.max_derivative_steps;
+  std::optional<std::uint64_t> max_derivative_steps;  // default: by `ad`, as above
+  AdMode ad = AdMode::Linear;
   bool json = false;
 };
 

@@ -2,6 +2,7 @@
 
 #include <new>
 
+#include "ad/linear_reverse_deriv.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/json.hpp"
 #include "lang/diagnostics.hpp"
@@ -41,10 +42,14 @@ std::string printable_term(const Term& t, PrintStyle style) {
 EvalOptions eval_options(const CommonOptions& opts) {
   EvalOptions e;
   e.predicates = opts.predicates;
+  // The compiled evaluator for every precision; the reference one under --unfold (Fig. 8).
+  e.evaluator = Evaluator::Compiled;
   e.fuel = opts.fuel;
   e.unfold = opts.unfold;
   e.max_trace_nodes = opts.max_trace;
-  e.max_derivative_steps = opts.max_derivative_steps;
+  e.reverse_deriv = opts.ad == AdMode::Linear ? &linear_reverse_deriv : &reverse_deriv;
+  e.max_derivative_steps = opts.max_derivative_steps.value_or(
+      opts.ad == AdMode::Linear ? kLinearDerivativeSteps : kPaperDerivativeSteps);
   return e;
 }
 

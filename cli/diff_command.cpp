@@ -9,7 +9,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/json.hpp"
 #include "lang/term_size.hpp"
-#include "semantics/ordinary_eval.hpp"
+#include "semantics/compiled_eval.hpp"
 #include "semantics/symbolic_eval.hpp"
 
 namespace adlang {
@@ -100,7 +100,7 @@ int diff_command(const DiffOptions& opts, std::ostream& out, std::ostream& err) 
         throw Undefined(UndefinedKind::TraceSize, {}, e.what(),
                         {"raise the limit with --max-derivative-steps N"});
       }
-      Value<S> value = ordinary_eval(d, rho, nullptr, cx);
+      Value<S> value = evaluate(d, rho, cx);
       TermSize csize = term_size(traced.trace), dsize = term_size(d);
       std::string ctext = printable_term(traced.trace, opts.style);
       std::string dtext = printable_term(d, opts.style);

@@ -11,7 +11,8 @@ namespace {
 
 using namespace adlang;
 
-void add_common(CLI::App& cmd, CommonOptions& o, std::string& precision, std::string& predicates) {
+void add_common(CLI::App& cmd, CommonOptions& o, std::string& precision, std::string& predicates,
+                std::string& ad) {
   cmd.add_option("FILE", o.file, "the .ad program")->required();
   cmd.add_option("--env", o.env, "an input value, NAME=VALUE (e.g. x=0.5, v=(1, 2)); repeatable")
       ->type_name("NAME=VALUE");
@@ -32,13 +33,21 @@ void add_common(CLI::App& cmd, CommonOptions& o, std::string& precision, std::st
   cmd.add_option("--max-trace", o.max_trace, "trace steps allowed before giving up")
       ->capture_default_str();
   cmd.add_option("--max-derivative-steps", o.max_derivative_steps,
-                 "clause applications of R (Fig. 6) allowed before giving up")
-      ->capture_default_str();
+                 "steps of R allowed before giving up (default 1000000 with --ad=paper, "
+                 "200000000 with --ad=linear)");
   cmd.add_flag("--json", o.json, "machine-readable output");
+  // --ad: which R differentiates traces (issue 5).
+  cmd.add_option("--ad", ad,
+                 "linear: R by reverse accumulation, linear in the trace; paper: Fig. 6 "
+                 "literally (exponential under nesting)")
+      ->check(CLI::IsMember({"linear", "paper"}))
+      ->default_str("linear");
 }
 
-void finish_common(CommonOptions& o, const std::string& precision, const std::string& predicates) {
+void finish_common(CommonOptions& o, const std::string& precision, const std::string& predicates,
+                   const std::string& ad) {
   o.precision = parse_precision(precision).value_or(Precision::Double);
+  o.ad = ad == "paper" ? AdMode::Paper : AdMode::Linear;
   o.predicates = predicates == "total" ? PredicateMode::Total : PredicateMode::Strict;
 }
 
@@ -57,15 +66,16 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "adlang 0.1.0");
 
   CommonOptions run_opts;
-  std::string run_precision = "double", run_predicates = "strict";
+  std::string run_precision = "double", run_predicates = "strict", run_ad = "linear";
   CLI::App* run = app.add_subcommand("run", "evaluate a program (ordinary evaluation, Figs. 2-3)");
-  add_common(*run, run_opts, run_precision, run_predicates);
+  add_common(*run, run_opts, run_precision, run_predicates, run_ad);
 
   TraceOptions trace_opts;
   std::string trace_precision = "double", trace_predicates = "strict", trace_style = "concrete";
+  std::string trace_ad = "linear";
   CLI::App* trace = app.add_subcommand(
       "trace", "print the trace term of a program (symbolic evaluation, Figs. 4-5)");
-  add_common(*trace, trace_opts, trace_precision, trace_predicates);
+  add_common(*trace, trace_opts, trace_precision, trace_predicates, trace_ad);
   trace
       ->add_option("--style", trace_style, "concrete (parses back) or paper (the paper's notation)")
       ->check(CLI::IsMember({"concrete", "paper"}))
@@ -73,9 +83,10 @@ int main(int argc, char** argv) {
 
   DiffOptions diff_opts;
   std::string diff_precision = "double", diff_predicates = "strict", diff_style = "concrete";
+  std::string diff_ad = "linear";
   CLI::App* diff = app.add_subcommand(
       "diff", "the reverse derivative of a program with respect to one input (Fig. 6)");
-  add_common(*diff, diff_opts, diff_precision, diff_predicates);
+  add_common(*diff, diff_opts, diff_precision, diff_predicates, diff_ad);
   diff->add_option("--wrt", diff_opts.wrt, "the input to differentiate with respect to")
       ->required();
   diff->add_option("--dir", diff_opts.dir,
@@ -105,16 +116,16 @@ int main(int argc, char** argv) {
 
   if (checker_exit >= 0) return checker_exit;
   if (*run) {
-    finish_common(run_opts, run_precision, run_predicates);
+    finish_common(run_opts, run_precision, run_predicates, run_ad);
     return run_command(run_opts, std::cout, std::cerr);
   }
   if (*trace) {
-    finish_common(trace_opts, trace_precision, trace_predicates);
+    finish_common(trace_opts, trace_precision, trace_predicates, trace_ad);
     trace_opts.style = parse_style(trace_style);
     return trace_command(trace_opts, std::cout, std::cerr);
   }
   if (*diff) {
-    finish_common(diff_opts, diff_precision, diff_predicates);
+    finish_common(diff_opts, diff_precision, diff_predicates, diff_ad);
     diff_opts.style = parse_style(diff_style);
     return diff_command(diff_opts, std::cout, std::cerr);
   }

@@ -3,7 +3,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/json.hpp"
-#include "semantics/ordinary_eval.hpp"
+#include "semantics/compiled_eval.hpp"
 
 namespace adlang {
 
@@ -14,7 +14,7 @@ int run_command(const CommonOptions& opts, std::ostream& out, std::ostream& err)
       auto p = load_program<S>(opts, file);
       ValueEnv<S> rho = p->input_env();
       EvalContext cx(eval_options(opts), p->names);
-      Value<S> v = ordinary_eval(p->term, rho, nullptr, cx);
+      Value<S> v = evaluate(p->term, rho, cx);
       Type t = p->term.type();
       if (opts.json) {
         out << "{\"value\": " << print_value_json<S>(t, v.data())

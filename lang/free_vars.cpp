@@ -1,9 +1,11 @@
 #include "lang/free_vars.hpp"
 
 #include <unordered_map>
+#include <vector>
 
 #include "lang/diagnostics.hpp"
 #include "lang/stack.hpp"
+#include "lang/term_walk.hpp"
 
 namespace adlang {
 
@@ -91,70 +93,40 @@ class FreeVarWalker {
   }
 };
 
+// Walks with an explicit stack (not recursion): traces of long loops are let chains a million
+// deep, and this runs on every trace R differentiates.
 class NameReserver {
  public:
   explicit NameReserver(NameSupply& names) : names_(names) {}
 
-  void term(const Term& t) {
-    check_stack("a term is nested too deeply");
-    switch (t.kind()) {
-      case TermKind::Var:
-        names_.reserve(t.as<Var>()->name);
-        return;
-      case TermKind::Literal:
-      case TermKind::Unit:
-        return;
-      case TermKind::Add:
-        term(t.as<Add>()->lhs);
-        term(t.as<Add>()->rhs);
-        return;
-      case TermKind::Op:
-        term(t.as<OpApp>()->arg);
-        return;
-      case TermKind::Let:
-        names_.reserve(t.as<Let>()->var);
-        term(t.as<Let>()->bound);
-        term(t.as<Let>()->body);
-        return;
-      case TermKind::Pair:
-        term(t.as<Pair>()->first);
-        term(t.as<Pair>()->second);
-        return;
-      case TermKind::Fst:
-        term(t.as<Fst>()->arg);
-        return;
-      case TermKind::Snd:
-        term(t.as<Snd>()->arg);
-        return;
-      case TermKind::If: {
-        const If* i = t.as<If>();
-        if (const PredApp* p = i->guard.as<PredApp>()) term(p->arg);
-        term(i->then_branch);
-        term(i->else_branch);
-        return;
+  void term(const Term& root) {
+    std::vector<Term> todo{root};
+    while (!todo.empty()) {
+      Term t = std::move(todo.back());
+      todo.pop_back();
+      switch (t.kind()) {
+        case TermKind::Var:
+          names_.reserve(t.as<Var>()->name);
+          break;
+        case TermKind::Let:
+          names_.reserve(t.as<Let>()->var);
+          break;
+        case TermKind::LetRec:
+          for (const FunDef& d : t.as<LetRec>()->defs) {
+            names_.reserve(d.name);
+            names_.reserve(d.param);
+          }
+          break;
+        case TermKind::Call:
+          names_.reserve(t.as<Call>()->fun);
+          break;
+        case TermKind::Rd:
+          names_.reserve(t.as<Rd>()->var);
+          break;
+        default:
+          break;
       }
-      case TermKind::LetRec: {
-        const LetRec* l = t.as<LetRec>();
-        for (const FunDef& d : l->defs) {
-          names_.reserve(d.name);
-          names_.reserve(d.param);
-          term(d.body);
-        }
-        term(l->body);
-        return;
-      }
-      case TermKind::Call:
-        names_.reserve(t.as<Call>()->fun);
-        term(t.as<Call>()->arg);
-        return;
-      case TermKind::Rd: {
-        const Rd* r = t.as<Rd>();
-        names_.reserve(r->var);
-        term(r->cotangent);
-        term(r->point);
-        term(r->body);
-        return;
-      }
+      for_each_subterm(t, [&](const Term& c) { todo.push_back(c); });
     }
   }
 

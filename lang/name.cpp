@@ -48,10 +48,13 @@ Name NameSupply::fresh(std::string_view base) {
     stem.resize(us);
   }
   if (stem.empty()) stem = "v";
+  // The texts this returns are stem_k with k increasing per stem, and the stem is what remains
+  // of such a text without its _k, so no two calls return the same name: only the reserved
+  // names need checking, and fresh names need not be remembered (traces make millions).
   unsigned& k = next_suffix_[stem];
   for (;;) {
     Name candidate(stem + "_" + std::to_string(++k));
-    if (taken_.insert(candidate).second) return candidate;
+    if (!taken_.count(candidate)) return candidate;
   }
 }
 

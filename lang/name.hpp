@@ -41,7 +41,8 @@ class NameSupply {
  public:
   // Marks `n` as taken: fresh() will never return it.
   void reserve(Name n) { taken_.insert(n); }
-  // A name not reserved and not returned before, derived from `base`.
+  // A name not reserved and not returned before, derived from `base`. Reserving a name
+  // fresh() returned earlier has no effect on it (it is never returned again anyway).
   Name fresh(std::string_view base);
 
  private:

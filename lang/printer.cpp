@@ -32,9 +32,17 @@ class TermPrinter {
       case TermKind::Op:
         return op(*t.as<OpApp>());
       case TermKind::Let: {
-        const Let* l = t.as<Let>();
-        std::string head = l->var.str() + (paper_ ? ":" : ": ") + to_string(l->bound.type());
-        return {layout::let_layout("let", head, open(l->bound), open(l->body)), layout::kOpen};
+        // A chain of lets in body position (every trace of a loop) is printed in one pass, so
+        // printing is linear in the chain's length and does not recurse along it.
+        std::string out;
+        Term cur = t;
+        while (const Let* l = cur.as<Let>()) {
+          std::string head = l->var.str() + (paper_ ? ":" : ": ") + to_string(l->bound.type());
+          out += layout::let_layout("let", head, open(l->bound), "");
+          cur = l->body;
+        }
+        out += open(cur);
+        return {out, layout::kOpen};
       }
       case TermKind::Unit:
         return {"*", layout::kAtom};

@@ -10,6 +10,9 @@
 // live on the evaluator's C++ stack.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -22,14 +25,27 @@ namespace adlang {
 template <class S>
 class ValueEnv {
  public:
-  void push(Name x, Value<S> v) { stack_.push_back(Binding{x, std::move(v)}); }
-  void pop() { stack_.pop_back(); }
+  void push(Name x, Value<S> v) {
+    index_[x].push_back(static_cast<std::uint32_t>(stack_.size()));
+    stack_.push_back(Binding{x, std::move(v)});
+  }
+  void pop() {
+    index_[stack_.back().name].pop_back();
+    stack_.pop_back();
+  }
   // The value of x, or null when x is not bound in the current frame. The pointer is valid
-  // until the next push.
+  // until the next push. The few most recent bindings are scanned; beyond them an index by
+  // name answers (traces bind hundreds of thousands of names in one frame).
   const Value<S>* lookup(Name x) const {
-    for (std::size_t i = stack_.size(); i > base_; --i)
+    constexpr std::size_t kScan = 8;
+    std::size_t low = stack_.size() - std::min(stack_.size() - base_, kScan);
+    for (std::size_t i = stack_.size(); i > low; --i)
       if (stack_[i - 1].name == x) return &stack_[i - 1].value;
-    return nullptr;
+    if (low == base_) return nullptr;
+    auto it = index_.find(x);
+    if (it == index_.end() || it->second.empty()) return nullptr;
+    std::size_t i = it->second.back();  // the innermost binding of x
+    return i >= base_ ? &stack_[i].value : nullptr;
   }
 
   struct Frame {
@@ -41,8 +57,11 @@ class ValueEnv {
     base_ = stack_.size();
     return saved;
   }
+  // Records the current state to return to with leave_frame(), without hiding anything.
+  Frame enter_frame_keeping_visible() const { return Frame{base_, stack_.size()}; }
   void leave_frame(Frame saved) {
-    stack_.resize(saved.size);
+    while (stack_.size() > saved.size)
+      pop();
     base_ = saved.base;
   }
   std::size_t size() const { return stack_.size(); }
@@ -54,6 +73,7 @@ class ValueEnv {
   };
   std::vector<Binding> stack_;
   std::size_t base_ = 0;
+  std::unordered_map<Name, std::vector<std::uint32_t>, NameHash> index_;
 };
 
 // One letrec group in the chain of function environments.

@@ -17,8 +17,16 @@ using ReverseDerivFn = Term (*)(const Term& w, const Term& v, Name x, Type t, co
                                 NameSupply& names, std::uint64_t max_steps,
                                 ReverseDerivStats* stats);
 
+// Which ordinary evaluator runs programs and the traces R produces (semantics/compiled_eval.hpp).
+enum class Evaluator {
+  Reference,  // ordinary_eval: a walk over the term tree, rule by rule (Figs. 2-3)
+  Compiled,   // compiled_eval: the same semantics on resolved, flat code (falls back to the
+              // reference under --unfold, the limited language of Fig. 8)
+};
+
 struct EvalOptions {
   PredicateMode predicates = PredicateMode::Strict;
+  Evaluator evaluator = Evaluator::Reference;
   // Function calls allowed in one run (both evaluators together); running out is reported.
   std::uint64_t fuel = 10'000'000;
   // The limited-recursion language of Fig. 8: every letrec is letrec_n with this n.
@@ -26,7 +34,7 @@ struct EvalOptions {
   // Clause applications of R allowed in one run.
   std::uint64_t max_derivative_steps = 1'000'000;
   // Trace-term nodes symbolic evaluation may build in one run (memory guard).
-  std::uint64_t max_trace_nodes = 10'000'000;
+  std::uint64_t max_trace_nodes = 30'000'000;
   ReverseDerivFn reverse_deriv = &adlang::reverse_deriv;
 };
 

@@ -1,10 +1,12 @@
 #include "semantics/symbolic_eval.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "lang/diagnostics.hpp"
 #include "lang/stack.hpp"
+#include "semantics/compiled_eval.hpp"
 #include "semantics/ordinary_eval.hpp"
 
 namespace adlang {
@@ -17,21 +19,49 @@ class SymbolicEval {
   SymbolicEval(ValueEnv<S>& rho, EvalContext& cx) : rho_(rho), cx_(cx) {}
 
   // M in the trivial context: phi | rho |- M ~> C.
-  Traced<S> sym(const Term& m, const FunFrame* phi) {
-    check_evaluation_depth(m.loc());
-    // phi | rho |- V ~> V
-    if (is_value(m)) return Traced<S>{m, close_value(m, rho_)};
-    // Fig. 5: E[R] ~> let x:T_V = C in D. Reducing the subterms in evaluation position to
-    // values records one binding per redex met in a non-trivial context, in order.
-    std::vector<Binding> bindings;
-    Term redex = reduce_subterms(m, phi, bindings);
-    Traced<S> result =
-        is_value(redex) ? Traced<S>{redex, close_value(redex, rho_)} : sym_redex(redex, phi);
-    for (std::size_t i = bindings.size(); i-- > 0;) {
-      const Binding& b = bindings[i];
-      result.trace = mk::let(b.name, b.trace.type(), b.trace, result.trace, b.loc);
-      rho_.pop();
+  //
+  // The redexes whose trace is the trace of a subterm in a trivial context (the let body of
+  // `let x = V in N`, the branch of `if true/false`, the body of a letrec, and a called
+  // function's body) continue in this loop instead of recursing, with what must be wrapped
+  // around their trace kept on an explicit stack: so a loop written as tail recursion traces
+  // in constant C++ stack however long it runs. A redex in a non-trivial context (Fig. 5)
+  // still recurses, as the nesting of its trace does.
+  Traced<S> sym(const Term& m0, const FunFrame* phi0) {
+    std::vector<Wrapper> wrappers;
+    Term m = m0;
+    const FunFrame* phi = phi0;
+    Traced<S> result;
+    // rho as this call found it: every binding pushed below is dropped when it returns.
+    const typename ValueEnv<S>::Frame entry = rho_.enter_frame_keeping_visible();
+    try {
+      for (;;) {
+        check_evaluation_depth(m.loc());
+        // phi | rho |- V ~> V
+        if (is_value(m)) {
+          result = Traced<S>{m, close_value(m, rho_)};
+          break;
+        }
+        // Fig. 5: E[R] ~> let x:T_V = C in D. Reducing the subterms in evaluation position to
+        // values records one binding per redex met in a non-trivial context, in order.
+        Wrapper w;
+        w.kind = Wrapper::Bindings;
+        Term redex = reduce_subterms(m, phi, w.bindings);
+        if (!w.bindings.empty()) wrappers.push_back(std::move(w));
+        if (is_value(redex)) {
+          result = Traced<S>{redex, close_value(redex, rho_)};
+          break;
+        }
+        if (!continue_with(redex, phi, entry, m, phi, wrappers)) {
+          result = sym_redex(redex, phi);
+          break;
+        }
+      }
+    } catch (...) {
+      rho_.leave_frame(entry);
+      throw;
     }
+    rho_.leave_frame(entry);
+    unwind(wrappers, result.trace);
     return result;
   }
 
@@ -42,8 +72,121 @@ class SymbolicEval {
     SourceLoc loc;
   };
 
+  // What sym() wraps around the trace of the term it continues with, innermost last.
+  struct Wrapper {
+    enum Kind {
+      Bindings,  // let x1 = C1 in ... let xn = Cn in [] (Fig. 5)
+      Let,       // let x:T = V in [] (Fig. 4, let)
+      Call,      // let x:T = V in [] (Fig. 4, call)
+      Scope,     // the function environment of a letrec body or a callee (owned frame)
+    } kind = Bindings;
+    std::vector<Binding> bindings;
+    Name var;
+    Term bound;
+    SourceLoc loc;
+    std::unique_ptr<FunFrame> fun_frame;
+  };
+
   ValueEnv<S>& rho_;
   EvalContext& cx_;
+
+  // If the trace of `redex` is the trace of a term in the trivial context, sets m and phi to
+  // that term and its function environment, records the wrapper, and returns true.
+  bool continue_with(const Term& redex, const FunFrame* phi_in,
+                     const typename ValueEnv<S>::Frame& entry, Term& m, const FunFrame*& phi,
+                     std::vector<Wrapper>& wrappers) {
+    switch (redex.kind()) {
+      // let x:T = V in N ~> let x:T = V in C, if V => V' and N ~> C under rho[V'/x]
+      case TermKind::Let: {
+        count_trace_node(redex.loc());
+        const Let* l = redex.as<Let>();
+        rho_.push(l->var, close_value(l->bound, rho_));
+        Wrapper w;
+        w.kind = Wrapper::Let;
+        w.var = l->var;
+        w.bound = l->bound;
+        w.loc = redex.loc();
+        wrappers.push_back(std::move(w));
+        m = l->body;
+        return true;
+      }
+      // if true then M else N ~> C if M ~> C; if false then M else N ~> C if N ~> C
+      case TermKind::If: {
+        count_trace_node(redex.loc());
+        const If* i = redex.as<If>();
+        const BoolConst* b = i->guard.as<BoolConst>();
+        internal_check(b != nullptr, "conditional redex without a boolean value");
+        m = b->value ? i->then_branch : i->else_branch;
+        return true;
+      }
+      // letrec f(x:T):U = M in N ~> C if N ~> C under phi[clo_phi(f(x:T):U. M)/f]
+      case TermKind::LetRec: {
+        count_trace_node(redex.loc());
+        const LetRec* l = redex.as<LetRec>();
+        Wrapper w;
+        w.kind = Wrapper::Scope;
+        w.fun_frame = std::make_unique<FunFrame>(
+            FunFrame{l, phi_in, cx_.options.unfold.value_or(UINT64_MAX)});
+        phi = w.fun_frame.get();
+        wrappers.push_back(std::move(w));
+        m = l->body;
+        return true;
+      }
+      // f(V) ~> let x:T = V in C, if V => V' and M ~> C under phi'[phi(f)/f] | {x -> V'}
+      case TermKind::Call: {
+        count_trace_node(redex.loc());
+        const Call* c = redex.as<Call>();
+        Value<S> arg = close_value(c->arg, rho_);
+        Closure clo = lookup_function(phi_in, c->fun);
+        FunFrame scratch{};
+        const FunFrame* callee = enter_call(clo, scratch, cx_, redex.loc());
+        Wrapper w;
+        w.kind = Wrapper::Call;
+        w.var = clo.def->param;
+        w.bound = c->arg;
+        w.loc = redex.loc();
+        if (callee == &scratch) {
+          w.fun_frame = std::make_unique<FunFrame>(scratch);
+          callee = w.fun_frame.get();
+        }
+        // A call in the trivial context is the last evaluation in this call of sym(): what
+        // follows only wraps traces. So the bindings pushed since sym() began are dead (the
+        // callee sees only its parameter) and are dropped now, which keeps rho constant in
+        // size along a loop written as tail recursion.
+        rho_.leave_frame(entry);
+        rho_.enter_frame();
+        rho_.push(clo.def->param, std::move(arg));
+        wrappers.push_back(std::move(w));
+        phi = callee;
+        m = clo.def->body;
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  // Wraps the trace in the recorded wrappers, innermost first (rho is restored by sym()).
+  void unwind(std::vector<Wrapper>& wrappers, Term& trace) {
+    for (std::size_t i = wrappers.size(); i-- > 0;) {
+      Wrapper& w = wrappers[i];
+      switch (w.kind) {
+        case Wrapper::Bindings:
+          for (std::size_t j = w.bindings.size(); j-- > 0;) {
+            const Binding& b = w.bindings[j];
+            trace = mk::let(b.name, b.trace.type(), b.trace, trace, b.loc);
+          }
+          break;
+        case Wrapper::Let:
+        case Wrapper::Call:
+          trace = mk::let(w.var, w.bound.type(), w.bound, trace, w.loc);
+          break;
+        case Wrapper::Scope:
+          break;
+      }
+      wrappers.pop_back();
+    }
+  }
 
   void count_trace_node(SourceLoc loc) {
     if (++cx_.trace_nodes > cx_.options.max_trace_nodes) {
@@ -233,14 +376,17 @@ class SymbolicEval {
                                     cx_.derivative_steps_left(), &cx_.derivative);
     } catch (const DerivativeTooLarge& e) {
       throw Undefined(UndefinedKind::TraceSize, r.loc(), e.what(),
-                      {"nested derivatives through the paper's R grow exponentially; raise the "
-                       "limit with --max-derivative-steps N"});
+                      {"nested derivatives through the paper's R (--ad=paper) grow exponentially, "
+                       "through --ad=linear they do not; the limit is raised with "
+                       "--max-derivative-steps N"});
     } catch (const StackExhausted& e) {
       throw Undefined(UndefinedKind::Depth, r.loc(), e.what(),
                       {"the trace being differentiated is nested too deeply for the stack"});
     }
-    // The value of the rd redex is the value of its trace (Fig. 2).
-    Value<S> v = ordinary_eval(d, rho_, phi, cx_);
+    // The value of the rd redex is the value of its trace (Fig. 2). A trace has no calls, so
+    // the function environment and the unfolding bound do not matter for it.
+    Value<S> v = cx_.options.evaluator == Evaluator::Compiled ? compiled_eval(d, rho_, cx_)
+                                                              : ordinary_eval(d, rho_, phi, cx_);
     return Traced<S>{d, std::move(v)};
   }
 };

@@ -69,7 +69,10 @@ TEST(Cli, DiffPrintsTraceDerivativeAndValue) {
   std::string f = write_temp("df.ad", "def f(x: real): real = x * sin(x);\nf(y) + y");
   ProcessResult r = adlang({"diff", f, "--env", "y=0.5", "--wrt", "y"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  test::expect_golden("cli/diff.txt", r.out);
+  test::expect_golden("cli/diff.txt", r.out);  // the linear R, the default
+  ProcessResult p = adlang({"diff", f, "--env", "y=0.5", "--wrt", "y", "--ad=paper"});
+  EXPECT_EQ(p.exit_code, 0) << p.err;
+  test::expect_golden("cli/diff_paper.txt", p.out);  // Fig. 6 literally
 }
 
 TEST(Cli, DiffNeedsADirectionForNonRealResults) {

@@ -54,6 +54,10 @@ TEST(Value, ExactDecimalsInRationalMode) {
   ParsedValue<Rational> v = parse_value<Rational>("0.1");
   EXPECT_EQ(v.value[0], Rational(1, 10));
   EXPECT_EQ(parse_value<Rational>("-2.5e-3").value[0], Rational(-1, 400));
+  // Fraction digits after a leading zero are decimal, not octal.
+  EXPECT_EQ(parse_value<Rational>("0.123").value[0], Rational(123, 1000));
+  EXPECT_EQ(parse_value<Rational>("-0.875").value[0], Rational(-7, 8));
+  EXPECT_EQ(parse_value<Rational>("007").value[0], Rational(7));
 }
 
 }  // namespace

@@ -1,0 +1,282 @@
+// The compiled evaluator (semantics/compiled_eval.hpp) against the reference ordinary
+// evaluator: unit tests for what the compilation changes (slots, aliases, tail calls, the heap
+// control stack, literals converted once) and a property on random programs from
+// checker/program_generator: the same value bit for bit, or the same kind of undefinedness at
+// the same location.
+#include "semantics/compiled_eval.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cmath>
+
+#include "ad/linear_reverse_deriv.hpp"
+#include "checker/program_generator.hpp"
+#include "lang/free_vars.hpp"
+#include "lang/stack.hpp"
+#include "semantics/ordinary_eval.hpp"
+#include "support/test_support.hpp"
+
+namespace adlang {
+namespace {
+
+EvalOptions compiled_options() {
+  EvalOptions o;
+  o.evaluator = Evaluator::Compiled;
+  return o;
+}
+
+// Runs `program` with the compiled evaluator: the printed value or "undefined: <reason>".
+template <class S = double>
+std::string run_compiled(const std::string& program, const test::Env& env = {},
+                         EvalOptions options = compiled_options()) {
+  test::Checked c = test::check(program, env);
+  ValueEnv<S> rho;
+  for (const auto& [name, text] : env)
+    rho.push(Name(name), parse_value<S>(text).value);
+  EvalContext cx(options, c.names);
+  try {
+    return print_value<S>(c.term.type(), compiled_eval(c.term, rho, cx));
+  } catch (const Undefined& e) {
+    return std::string("undefined: ") + e.what();
+  }
+}
+
+TEST(CompiledEval, Arithmetic) {
+  EXPECT_EQ(run_compiled("1 + 2 * 3 - 4 / 8"), "6.5");
+  EXPECT_EQ(run_compiled("-x + sin(0)", {{"x", "2"}}), "-2");
+  EXPECT_EQ(run_compiled("dot_2((1, 2), (3, 4))"), "11");
+  EXPECT_EQ(run_compiled("scale_3(2, (1, 2, 3))"), "(2, 4, 6)");
+}
+
+TEST(CompiledEval, TuplesLetsAndProjections) {
+  EXPECT_EQ(run_compiled("let (a: real, b: real, c: real) = v in (c, b, a)", {{"v", "(1, 2, 3)"}}),
+            "(3, 2, 1)");
+  EXPECT_EQ(run_compiled("let p: real * real = (1, 2) in let q: real = fst p in (snd p, q, *)"),
+            "(2, 1, *)");
+  EXPECT_EQ(run_compiled("fst (1 + 1, 3) + snd (fst ((4, 5), 6))"), "7");
+  EXPECT_EQ(run_compiled("let x: real = 1 in let x: real = x + 1 in x * 10"), "20");
+}
+
+TEST(CompiledEval, RecursionAndTailCalls) {
+  const char* fib =
+      "def fib(n: real): real = if n < 1.5 then n else fib(n - 1) + fib(n - 2);\n"
+      "fib(n)";
+  EXPECT_EQ(run_compiled(fib, {{"n", "20"}}), "6765");
+  const char* mutual =
+      "def female(n: real): real = if n < 0.5 then 1 else n - male(female(n - 1));\n"
+      "def male(n: real): real = if n < 0.5 then 0 else n - female(male(n - 1));\n"
+      "(female(n), male(n))";
+  EXPECT_EQ(run_compiled(mutual, {{"n", "10"}}), "(6, 6)");
+  const char* local =
+      "letrec pow(e: real * real): real =\n"
+      "  let (b: real, k: real) = e in if k < 0.5 then 1 else b * pow(b, k - 1)\n"
+      "in pow(2, 10)";
+  EXPECT_EQ(run_compiled(local), "1024");
+}
+
+// The control stack is on the heap: a million nested (non-tail) calls on this thread's
+// ordinary stack, which the reference evaluator could not do.
+TEST(CompiledEval, MillionDeepRecursionNeedsNoLargeStack) {
+  const char* count =
+      "def count(n: real): real = if n < 0.5 then 0 else 1 + count(n - 1);\n"
+      "count(n)";
+  EXPECT_EQ(run_compiled(count, {{"n", "1000000"}}), "1e+06");
+  const char* loop =
+      "def loop(p: real * real): real =\n"
+      "  let (k: real, y: real) = p in\n"
+      "  if k < 0.5 then y else loop(k - 1, sin(y) * 1.0001 + y * y * 0.000001);\n"
+      "loop(n, 0.5)";
+  double y = 0.5;  // the same operations in the same order, in C++
+  for (int k = 0; k < 1000000; ++k)
+    y = std::sin(y) * 1.0001 + y * y * 0.000001;
+  EXPECT_EQ(run_compiled(loop, {{"n", "1000000"}}), ScalarTraits<double>::to_text(y));
+}
+
+TEST(CompiledEval, FuelIsCountedAndReported) {
+  EvalOptions o = compiled_options();
+  o.fuel = 100;
+  const char* forever = "def f(x: real): real = f(x + 1);\nf(0)";
+  EXPECT_EQ(run_compiled(forever, {}, o), "undefined: out of fuel after 100 function calls in 'f'");
+  EXPECT_EQ(test::run<double>(forever, {}, o), run_compiled(forever, {}, o));
+}
+
+TEST(CompiledEval, UndefinednessHasTheReferenceReasons) {
+  for (const char* p : {"log(0)", "1 / (x - x)", "if x < 1 then 0 else 1", "exp(1000)",
+                        "1e300 * 1e300", "1e308 + 1e308", "sqrt(-x)"}) {
+    EXPECT_EQ(run_compiled(p, {{"x", "1"}}), test::run<double>(p, {{"x", "1"}})) << p;
+  }
+}
+
+// A literal outside the precision's range is undefined only where it is evaluated.
+TEST(CompiledEval, LiteralsAreConvertedOnceButFailOnlyWhenEvaluated) {
+  EXPECT_EQ(run_compiled("if x < 0 then 1e400 else 2", {{"x", "1"}}), "2");
+  EXPECT_EQ(run_compiled("if x < 0 then 1e400 else 2", {{"x", "-1"}}).substr(0, 24),
+            "undefined: the literal 1");
+}
+
+TEST(CompiledEval, DifferentiationInsideFunctions) {
+  const char* own =
+      "def dsin(p: real * real): real =\n"
+      "  let (n: real, x: real) = p in\n"
+      "  if n < 0.5 then sin(x) else 1.rd[x](y: real. dsin(n - 1, y));\n"
+      "dsin(1, x)";
+  EXPECT_EQ(run_compiled(own, {{"x", "0.5"}}), test::run<double>(own, {{"x", "0.5"}}));
+  EXPECT_EQ(run_compiled("1.rd[1](x: real. x * 1.rd[1](y: real. x + y))"), "1");
+  EXPECT_EQ(run_compiled("let a: real = 3 in (1, 0).rd[x](t: real. (t * a, t))", {{"x", "2"}}),
+            "3");
+}
+
+// With the linear R, rd redexes take the fast path (a tape and a reverse sweep) unless their
+// body differentiates again; either way the value is that of the reference evaluator running
+// symbolic evaluation, the linear R and the evaluation of R's output.
+TEST(CompiledEval, FastRdPathAgreesWithTheSymbolicPath) {
+  EvalOptions fast = compiled_options();
+  fast.reverse_deriv = &linear_reverse_deriv;
+  EvalOptions reference;
+  reference.reverse_deriv = &linear_reverse_deriv;
+  const char* own =
+      "def dsin(p: real * real): real =\n"
+      "  let (n: real, x: real) = p in\n"
+      "  if n < 0.5 then sin(x) else 1.rd[x](y: real. dsin(n - 1, y));\n"
+      "dsin(n, x)";
+  for (const char* n : {"1", "2", "4"}) {
+    test::Env env = {{"n", n}, {"x", "0.5"}};
+    EXPECT_EQ(run_compiled(own, env, fast), test::run<double>(own, env, reference)) << n;
+  }
+  const char* loop =
+      "def loop(p: real * real): real =\n"
+      "  let (k: real, y: real) = p in\n"
+      "  if k < 0.5 then y else loop(k - 1, sin(y) * 1.0001 + y * y * 0.000001);\n"
+      "(grad[y0](y: real. loop(n, y)), (1, 2).rd[(y0, 3)](q: real * real.\n"
+      "  (loop(5, fst q) * snd q, dot_2(q, q) / snd q)))";
+  test::Env env = {{"n", "300"}, {"y0", "0.5"}};  // the reference recurses along the trace
+  std::string expect;
+  run_on_large_stack([&] { expect = test::run<double>(loop, env, reference); });
+  EXPECT_EQ(run_compiled(loop, env, fast), expect);
+  // Undefined inside the body: the symbolic path reports it, with its location.
+  const char* bad = "grad[x](y: real. log(y - 1))";
+  EXPECT_EQ(run_compiled(bad, {{"x", "1"}}, fast), test::run<double>(bad, {{"x", "1"}}, reference));
+  EvalOptions little_fuel = fast;
+  little_fuel.fuel = 50;
+  EvalOptions little_fuel_ref = reference;
+  little_fuel_ref.fuel = 50;
+  EXPECT_EQ(run_compiled(loop, env, little_fuel), test::run<double>(loop, env, little_fuel_ref));
+}
+
+TEST(CompiledEval, ExactAndHighPrecision) {
+  EXPECT_EQ(run_compiled<Rational>("1 / 3 + 1 / 6"), "0.5");
+  EXPECT_EQ(run_compiled<Rational>("1 / 3 + 0.0123"), "10369/30000");
+  EXPECT_EQ(run_compiled<Mpfr50>("0.1 + 0.2"), test::run<Mpfr50>("0.1 + 0.2"));
+}
+
+// evaluate() keeps the limited language of Fig. 8 on the reference evaluator.
+TEST(CompiledEval, UnfoldUsesTheReferenceEvaluator) {
+  test::Checked c = test::check("def f(x: real): real = if x < 0.5 then 0 else f(x - 1);\nf(3)");
+  EvalOptions o = compiled_options();
+  o.unfold = 2;
+  ValueEnv<double> rho;
+  EvalContext cx(o, c.names);
+  try {
+    evaluate(c.term, rho, cx);
+    FAIL() << "expected the unfolding bound to be reached";
+  } catch (const Undefined& e) {
+    EXPECT_EQ(e.kind(), UndefinedKind::Unfold);
+  }
+  o.unfold = 4;
+  EvalContext cx2(o, c.names);
+  EXPECT_EQ(evaluate(c.term, rho, cx2)[0], 0.0);
+}
+
+// ---- the property ----
+
+struct Outcome {
+  std::optional<std::string> value;  // printed exactly (doubles in shortest round-trip form)
+  std::optional<UndefinedKind> undefined;
+  SourceLoc loc;
+  std::string reason;
+};
+
+template <class S, class F>
+Outcome outcome(Type t, F&& f) {
+  Outcome o;
+  try {
+    o.value = print_value<S>(t, f());
+  } catch (const Undefined& e) {
+    o.undefined = e.kind();
+    o.loc = e.loc();
+    o.reason = e.what();
+  }
+  return o;
+}
+
+template <class S>
+ValueEnv<S> env_of(const gen::GeneratedProgram& p) {
+  ValueEnv<S> rho;
+  for (std::size_t i = 0; i < p.inputs.size(); ++i)
+    rho.push(p.inputs[i].name, parse_value<S>(p.input_values[i]).value);
+  return rho;
+}
+
+EvalOptions property_budgets(Evaluator e, ReverseDerivFn r = &reverse_deriv) {
+  EvalOptions o;
+  o.evaluator = e;
+  o.reverse_deriv = r;
+  o.fuel = 2000;
+  o.max_trace_nodes = 200000;
+  o.max_derivative_steps = 200000;
+  return o;
+}
+
+bool stack_limit(const Outcome& o) {
+  return o.undefined && *o.undefined == UndefinedKind::Depth;
+}
+
+template <class S>
+void check_agreement(const gen::GeneratedProgram& p, ReverseDerivFn r = &reverse_deriv) {
+  NameSupply names;
+  reserve_names(p.term, names);
+  Outcome ref, fast;
+  run_on_large_stack([&] {
+    ref = outcome<S>(p.term.type(), [&] {
+      ValueEnv<S> rho = env_of<S>(p);
+      EvalContext cx(property_budgets(Evaluator::Reference, r), names);
+      return ordinary_eval(p.term, rho, nullptr, cx);
+    });
+    fast = outcome<S>(p.term.type(), [&] {
+      ValueEnv<S> rho = env_of<S>(p);
+      EvalContext cx(property_budgets(Evaluator::Compiled, r), names);
+      return compiled_eval(p.term, rho, cx);
+    });
+  });
+  // Only the reference evaluator is bounded by the C++ stack.
+  RC_PRE(!stack_limit(ref));
+  RC_ASSERT(fast.value == ref.value);
+  RC_ASSERT(fast.undefined == ref.undefined);
+  RC_ASSERT(fast.loc == ref.loc);
+  RC_ASSERT(fast.reason == ref.reason);
+}
+
+RC_GTEST_PROP(CompiledEval, AgreesWithTheReferenceInDouble, ()) {
+  check_agreement<double>(*gen::program(gen::GenConfig{}));
+}
+
+// With the linear R the compiled evaluator computes rd redexes by its fast path (a tape and a
+// reverse sweep with the linear R's arithmetic), the reference evaluator by symbolic evaluation,
+// the linear R and evaluation of its output: the same values, bit for bit.
+RC_GTEST_PROP(CompiledEval, FastRdAgreesWithTheLinearRBitForBit, ()) {
+  check_agreement<double>(*gen::program(gen::GenConfig{}), &linear_reverse_deriv);
+}
+
+RC_GTEST_PROP(CompiledEval, FastRdAgreesWithTheLinearRIn50Digits, ()) {
+  check_agreement<Mpfr50>(*gen::program(gen::GenConfig{}), &linear_reverse_deriv);
+}
+
+RC_GTEST_PROP(CompiledEval, AgreesWithTheReferenceExactly, ()) {
+  gen::GenConfig cfg;
+  cfg.polynomial_only = true;
+  check_agreement<Rational>(*gen::program(cfg));
+}
+
+}  // namespace
+}  // namespace adlang
