@@ -4,6 +4,7 @@
 #include <new>
 #include <sstream>
 
+#include "ad/linear_reverse_deriv.hpp"
 #include "checker/term_edit.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/free_vars.hpp"
@@ -31,6 +32,11 @@ const std::vector<PropertyInfo>& all_properties() {
        "central differences (50 digits) agree with operational and denotational rd"},
       {"exact-polynomial", "Thm. 6.2 on rationals",
        "operational = denotational exactly on the polynomial fragment"},
+      {"linear-r-agrees", "issue 5 (Fig. 6)",
+       "the linear R and Fig. 6's R give the same value where Fig. 6's is feasible"},
+      {"linear-r-size", "issue 5", "the linear R's output has at most 24 (|C| + |V| + |W|) nodes"},
+      {"linear-r-nested", "issue 5 (eq. 6)",
+       "U.fd_V(x. M) through the linear R agrees with central differences (50 digits)"},
   };
   return props;
 }
@@ -64,8 +70,9 @@ Evaluators<S> production() {
 }  // namespace
 
 Implementations production_implementations() {
-  return Implementations{production<double>(), production<Mpfr50>(), production<Mpfr100>(),
-                         production<Rational>(), &adlang::reverse_deriv};
+  return Implementations{production<double>(),   production<Mpfr50>(),
+                         production<Mpfr100>(),  production<Rational>(),
+                         &adlang::reverse_deriv, &adlang::linear_reverse_deriv};
 }
 
 namespace {
@@ -193,14 +200,25 @@ class Case {
   NameSupply& names() { return names_; }
   const CheckConfig& config() const { return c_; }
 
+  // Whether R is the linear one here: `--ad linear`, or a property about the linear R.
+  void use_linear_r() { linear_ = true; }
+  bool linear_r() const { return linear_; }
+
+  // The R under test (Fig. 6's unless the linear one is selected), with its step budget.
+  Term reverse(const Term& w, const Term& v, Name x, Type t, const Term& c) {
+    return linear_ ? c_.impl.linear_reverse_deriv(w, v, x, t, c, names_,
+                                                  c_.max_linear_derivative_steps, nullptr)
+                   : c_.impl.reverse_deriv(w, v, x, t, c, names_, c_.max_derivative_steps, nullptr);
+  }
+
   EvalOptions eval_options(std::optional<std::uint64_t> unfold = std::nullopt) const {
     EvalOptions o;
     o.predicates = c_.predicates;
     o.fuel = c_.fuel;
     o.unfold = unfold;
     o.max_trace_nodes = c_.max_trace_nodes;
-    o.max_derivative_steps = derivative_steps_;
-    o.reverse_deriv = c_.impl.reverse_deriv;
+    o.max_derivative_steps = linear_ ? c_.max_linear_derivative_steps : derivative_steps_;
+    o.reverse_deriv = linear_ ? c_.impl.linear_reverse_deriv : c_.impl.reverse_deriv;
     return o;
   }
 
@@ -296,6 +314,7 @@ class Case {
   Rng rng_;
   NameSupply names_;
   std::uint64_t derivative_steps_ = c_.max_derivative_steps;
+  bool linear_ = c_.linear_r;
 };
 
 Outcome fail(std::string what) {
@@ -366,10 +385,8 @@ Outcome type_safety(Case<S>& k) {
       const Input& x = p.inputs[i];
       Term vt = value_term(x.type, x.scalars);
       Term wt = value_term(t, random_value(k.rng(), t));
-      Result<S> r = attempt<S>([&](Result<S>& out) {
-        out.trace = k.config().impl.reverse_deriv(wt, vt, x.name, x.type, c.trace, k.names(),
-                                                  k.config().max_derivative_steps, nullptr);
-      });
+      Result<S> r = attempt<S>(
+          [&](Result<S>& out) { out.trace = k.reverse(wt, vt, x.name, x.type, c.trace); });
       if (!r.defined()) return discard(r.reason);
       Term d = r.trace;
       if (d.type() != x.type)
@@ -489,17 +506,16 @@ Outcome r_derivative(Case<S>& k) {
       return fail("M has no trace at x = V, but [[W.rd_V(x. M)]] = " + show(rhs, x.type));
     return both_undefined();
   }
-  Result<S> r_out = attempt<S>([&](Result<S>& r) {
-    r.trace = k.config().impl.reverse_deriv(d->w, d->v, x.name, x.type, c.trace, k.names(),
-                                            k.config().max_derivative_steps, nullptr);
-  });
+  Result<S> r_out =
+      attempt<S>([&](Result<S>& r) { r.trace = k.reverse(d->w, d->v, x.name, x.type, c.trace); });
   if (r_out.state == Result<S>::Resource) return discard(r_out.reason);
   Result<S> lhs = k.den(r_out.trace, d->rest);
   Result<S> mid = k.den(mk::rd(d->w, d->v, x.name, x.type, c.trace), d->rest);
   std::string why;
   if (any_resource<S>({&lhs, &mid}, why)) return discard(why);
   if (auto e =
-          disagreement("[[W.R_V(x. C)]] (Fig. 6)", lhs, "[[W.rd_V(x. C)]] (J^T W)", mid, x.type))
+          disagreement(k.linear_r() ? "[[W.R_V(x. C)]] (linear R)" : "[[W.R_V(x. C)]] (Fig. 6)",
+                       lhs, "[[W.rd_V(x. C)]] (J^T W)", mid, x.type))
     return fail(d->where + "\n" + *e);
   if (auto e = disagreement("[[W.rd_V(x. C)]]", mid, "[[W.rd_V(x. M)]]", rhs, x.type))
     return fail(d->where + "\n" + *e);
@@ -637,6 +653,136 @@ Outcome exact_polynomial(Case<S>& k) {
   return o;
 }
 
+// The linear R against Fig. 6's on the trace C of M at rho: both outputs evaluated at rho.
+// Every op of C is defined at V (C is M's trace there), so both are defined (up to the range
+// of the precision) and must be equal. When Fig. 6's R exceeds its step budget (exponential
+// in C's let depth) the program is discarded.
+template <class S>
+Outcome linear_r_agrees(Case<S>& k) {
+  const Program& p = k.program();
+  auto d = k.differentiation();
+  if (!d) return discard("no input to differentiate with respect to");
+  const Input& x = d->x;
+  Result<S> c = k.trace(p.term, p.inputs);
+  if (c.state == Result<S>::Resource) return discard(c.reason);
+  if (!c.defined()) return both_undefined();
+  const CheckConfig& cfg = k.config();
+  Result<S> paper_out = attempt<S>([&](Result<S>& r) {
+    r.trace = cfg.impl.reverse_deriv(d->w, d->v, x.name, x.type, c.trace, k.names(),
+                                     cfg.max_derivative_steps, nullptr);
+  });
+  Result<S> linear_out = attempt<S>([&](Result<S>& r) {
+    r.trace = cfg.impl.linear_reverse_deriv(d->w, d->v, x.name, x.type, c.trace, k.names(),
+                                            cfg.max_linear_derivative_steps, nullptr);
+  });
+  std::string why;
+  if (any_resource<S>({&paper_out, &linear_out}, why)) return discard(why);
+  Result<S> paper = k.run(paper_out.trace, d->rest);
+  Result<S> linear = k.run(linear_out.trace, d->rest);
+  if (any_resource<S>({&paper, &linear}, why)) return discard(why);
+  if (auto e = disagreement("W.R_V(x. C) => (linear R)", linear, "W.R_V(x. C) => (Fig. 6)", paper,
+                            x.type))
+    return fail(d->where + "\n" + *e);
+  return linear.defined() ? pass() : both_undefined();
+}
+
+// The size bound of ad/linear_reverse_deriv.hpp on the trace of M.
+template <class S>
+Outcome linear_r_size(Case<S>& k) {
+  const Program& p = k.program();
+  auto d = k.differentiation();
+  if (!d) return discard("no input to differentiate with respect to");
+  const Input& x = d->x;
+  k.use_linear_r();
+  Result<S> c = k.trace(p.term, p.inputs);
+  if (c.state == Result<S>::Resource) return discard(c.reason);
+  if (!c.defined()) return both_undefined();
+  Result<S> out =
+      attempt<S>([&](Result<S>& r) { r.trace = k.reverse(d->w, d->v, x.name, x.type, c.trace); });
+  if (!out.defined()) return discard(out.reason);
+  double sc = weighted_term_size(c.trace), sv = weighted_term_size(d->v),
+         sw = weighted_term_size(d->w), sr = weighted_term_size(out.trace);
+  double bound = kLinearReverseSizeFactor * (sc + sv + sw);
+  if (!(sr <= bound)) {
+    std::ostringstream o;
+    o << d->where << "\n|W.R_V(x. C)| = " << sr << " > " << kLinearReverseSizeFactor
+      << " * (|C| + |V| + |W|) = " << kLinearReverseSizeFactor << " * (" << sc << " + " << sv
+      << " + " << sw << ") = " << bound;
+    return fail(o.str());
+  }
+  return pass();
+}
+
+// M at a + s*u (u a direction of x's type), over the other inputs, in precision S.
+template <class S>
+Result<S> at_shift(Case<S>& k, const Input& x, const std::vector<Input>& rest, const Value<S>& a,
+                   const Value<S>& u, const S& s) {
+  Value<S> shifted = a;
+  for (std::size_t j = 0; j < a.size(); ++j)
+    shifted[j] = a[j] + s * u[j];
+  return attempt<S>([&](Result<S>& r) {
+    ValueEnv<S> rho = value_env<S>(rest);
+    rho.push(x.name, shifted);
+    EvalContext cx(k.eval_options(), k.names());
+    r.value = k.config().impl.template get<S>().ordinary(k.program().term, rho, nullptr, cx);
+  });
+}
+
+// U.fd_V(x:T. M) = U.rd_{0}(y. y.rd_V(x:T. M)) (Sec. 2), every rd through the linear R,
+// against the central difference (M(V + hU) - M(V - hU)) / 2h in 50 (or 100) digits at two
+// step sizes; the estimate is used only if the two agree.
+template <class S>
+Outcome linear_r_nested(Case<S>& k) {
+  const Program& p = k.program();
+  k.use_linear_r();
+  std::size_t i = 0;
+  if (!k.pick_input(i)) return discard("no input to differentiate with respect to");
+  const Input& x = p.inputs[i];
+  Type u = p.term.type();
+  std::vector<Input> rest = k.inputs_without(i);
+  std::vector<std::string> tangent = random_value(k.rng(), x.type);
+  Term vt = value_term(x.type, x.scalars);
+  Name y = k.names().fresh("y");
+  Term fd = mk::rd(value_term(x.type, tangent), make_zero(u), y, u,
+                   mk::rd(mk::var(y, u), vt, x.name, x.type, p.term));
+  Result<S> op = k.run(fd, rest);
+  Value<S> a = input_value<S>(x), dir = input_value<S>(Input{x.name, x.type, tangent});
+  Result<S> m = at_shift(k, x, rest, a, dir, S(0));
+  std::string why;
+  if (any_resource<S>({&op, &m}, why)) return discard(why);
+  // Where M is undefined at V, so is its derivative (the trace of M at V does not exist).
+  if (m.bottom()) {
+    if (op.defined())
+      return fail("M is undefined at V (" + m.reason + ") but U.fd_V(x. M) => " + show(op, u));
+    return both_undefined();
+  }
+  const S h1 = std::is_same_v<S, Mpfr100> ? num<S>("1e-25") : num<S>("1e-14");
+  const S h2 = std::is_same_v<S, Mpfr100> ? num<S>("1e-30") : num<S>("1e-17");
+  const S tol = std::is_same_v<S, Mpfr100> ? num<S>("1e-40") : num<S>("1e-20");
+  Value<S> est[2];
+  for (int n = 0; n < 2; ++n) {
+    const S& h = n == 0 ? h1 : h2;
+    Result<S> plus = at_shift(k, x, rest, a, dir, h), minus = at_shift(k, x, rest, a, dir, S(-h));
+    if (!plus.defined() || !minus.defined())
+      return discard("M is undefined within h of V: " + plus.reason + minus.reason);
+    est[n] = Value<S>(plus.value.size());
+    for (std::size_t r = 0; r < plus.value.size(); ++r)
+      est[n][r] = (plus.value[r] - minus.value[r]) / (S(2) * h);
+  }
+  for (std::size_t r = 0; r < est[1].size(); ++r)
+    if (!(magnitude(S(est[0][r] - est[1][r])) <= tol * (S(1) + magnitude(est[1][r]))))
+      return discard("the difference quotients have not converged");
+  std::string where = "with respect to " + x.name.str() + " at V = " + print_term(vt) +
+                      ", tangent = " + print_term(value_term(x.type, tangent));
+  bool ok = op.defined() && op.value.size() == est[1].size();
+  for (std::size_t r = 0; ok && r < est[1].size(); ++r)
+    ok = magnitude(S(est[1][r] - op.value[r])) <= tol * S(1000) * (S(1) + magnitude(est[1][r]));
+  if (!ok)
+    return fail(where + "\nU.fd_V(x. M) => (linear R) " + show(op, u) +
+                "\ncentral differences give " + print_value<S>(u, est[1]));
+  return pass();
+}
+
 template <class S>
 Outcome dispatch(const std::string& name, Case<S>& k) {
   if (name == "type-safety") return type_safety(k);
@@ -654,6 +800,15 @@ Outcome dispatch(const std::string& name, Case<S>& k) {
     }
   }
   if (name == "exact-polynomial") return exact_polynomial(k);
+  if (name == "linear-r-agrees") return linear_r_agrees(k);
+  if (name == "linear-r-size") return linear_r_size(k);
+  if (name == "linear-r-nested") {
+    if constexpr (std::is_same_v<S, Mpfr50> || std::is_same_v<S, Mpfr100>) {
+      return linear_r_nested(k);
+    } else {
+      return discard("central differences run in 50 or 100 digits");
+    }
+  }
   throw InternalError("internal error: unknown property " + name);
 }
 
@@ -709,9 +864,11 @@ GenConfig generator_config(const PropertyInfo& p, unsigned max_size) {
     g.max_rd_depth = 0;
     g.max_size = std::max(3u, g.max_size * 2 / 3);
   }
-  if (name == "finite-differences" || name == "r-derivative") g.max_rd_depth = 2;
+  if (name == "finite-differences" || name == "r-derivative" || name == "linear-r-nested")
+    g.max_rd_depth = 2;
   // Properties about derivatives differentiate with respect to an input.
-  if (name == "finite-differences" || name == "r-derivative" || name == "forward-via-reverse")
+  if (name == "finite-differences" || name == "r-derivative" || name == "forward-via-reverse" ||
+      name.rfind("linear-r-", 0) == 0)
     g.min_inputs = 1;
   return g;
 }
@@ -721,7 +878,8 @@ Outcome run_property(const PropertyInfo& p, const Program& program, const CheckC
   std::string name = p.name;
   Precision prec = config.precision;
   // The finite-difference witness needs 50+ digits; exactness needs rationals.
-  if (name == "finite-differences" && (prec == Precision::Double || prec == Precision::Exact))
+  if ((name == "finite-differences" || name == "linear-r-nested") &&
+      (prec == Precision::Double || prec == Precision::Exact))
     prec = Precision::Digits50;
   if (name == "exact-polynomial") prec = Precision::Exact;
   if (name != "exact-polynomial" && prec == Precision::Exact && !is_polynomial_term(program.term))

@@ -14,6 +14,14 @@
 //                        with the operational and the denotational rd
 //   exact-polynomial     on the polynomial fragment, operational = denotational exactly
 //                        (rationals)
+//   linear-r-agrees      issue 5: the linear R (ad/linear_reverse_deriv.hpp) and Fig. 6's R
+//                        give the same value on the trace of M, where Fig. 6's is feasible
+//   linear-r-size        issue 5: |W.R_V(x. C)| <= k (|C| + |V| + |W|), k = 24, for the linear R
+//   linear-r-nested      issue 5: U.fd_V(x. M) through the linear R (rd nested in rd) agrees
+//                        with central differences of M in 50-digit arithmetic
+//
+// `--ad linear` (CheckConfig::linear_r) runs every property with the linear R in place of
+// Fig. 6's, in symbolic evaluation and wherever a property applies R itself.
 //
 // A property looks at one program and says pass, fail (with the differing results), both
 // undefined (the same bottom on both sides), or discard (a resource limit such as fuel or the
@@ -65,7 +73,8 @@ struct Implementations {
   Evaluators<Mpfr50> m50;
   Evaluators<Mpfr100> m100;
   Evaluators<Rational> q;
-  ReverseDerivFn reverse_deriv;
+  ReverseDerivFn reverse_deriv;         // Fig. 6 (ad/reverse_deriv.hpp)
+  ReverseDerivFn linear_reverse_deriv;  // reverse accumulation (ad/linear_reverse_deriv.hpp)
 
   template <class S>
   const Evaluators<S>& get() const;
@@ -84,6 +93,10 @@ struct CheckConfig {
   std::uint64_t max_trace_nodes = 20000;
   std::uint64_t max_derivative_steps = 2000;
   std::uint64_t max_approximant = 64;
+  // The linear R's step budget (a memory guard: its work is linear in the trace).
+  std::uint64_t max_linear_derivative_steps = 2000000;
+  // Every property with the linear R in place of Fig. 6's (`adlang check --ad linear`).
+  bool linear_r = false;
   Implementations impl = production_implementations();
 };
 

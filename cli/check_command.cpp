@@ -42,6 +42,7 @@ std::string reproduce_line(const CheckOptions& o, const checker::Counterexample&
   if (o.max_size) s += " --max-size " + std::to_string(o.max_size);
   if (o.precision != Precision::Double) s += std::string(" --precision ") + to_string(o.precision);
   if (o.predicates == PredicateMode::Total) s += " --predicates total";
+  if (o.linear_r) s += " --ad linear";
   if (c.index > 0) s += " --shard " + std::to_string(c.index) + "/" + std::to_string(c.index + 1);
   return s;
 }
@@ -65,6 +66,7 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
   config.precision = opts.precision;
   config.predicates = opts.predicates;
   config.den_predicates = opts.predicates;
+  config.linear_r = opts.linear_r;
 
   bool tty = opts.progress && isatty(STDERR_FILENO);
   auto last = std::chrono::steady_clock::now();
@@ -99,6 +101,7 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
         << opts.shard_index << "/" << opts.shard_count
         << "\", \"precision\": " << json::quote(to_string(opts.precision)) << ", \"predicates\": "
         << json::quote(opts.predicates == PredicateMode::Total ? "total" : "strict")
+        << ", \"ad\": " << json::quote(opts.linear_r ? "linear" : "paper")
         << ", \"passed\": " << (report.passed() ? "true" : "false") << ", \"properties\": [";
     for (std::size_t i = 0; i < report.properties.size(); ++i) {
       const auto& p = report.properties[i];

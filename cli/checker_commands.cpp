@@ -51,7 +51,7 @@ void add_den(CLI::App& app, int& exit_code) {
 void add_check(CLI::App& app, int& exit_code) {
   struct State {
     CheckOptions opts;
-    std::string precision = "double", predicates = "strict", shard = "0/1";
+    std::string precision = "double", predicates = "strict", shard = "0/1", ad = "paper";
     bool no_progress = false;
   };
   auto st = std::make_shared<State>();
@@ -85,6 +85,13 @@ void add_check(CLI::App& app, int& exit_code) {
                    "comparisons; shows where they disagree with the mathematics)")
       ->check(CLI::IsMember({"strict", "total"}))
       ->default_str("strict");
+  check
+      ->add_option("--ad", st->ad,
+                   "which R the properties differentiate traces with: paper (Fig. 6, whose "
+                   "theorems they state) or linear (reverse accumulation); the linear-r-* "
+                   "properties compare the two whatever this says")
+      ->check(CLI::IsMember({"paper", "linear"}))
+      ->default_str("paper");
   check->add_flag("--json", st->opts.json, "machine-readable output");
   check->add_flag("--no-progress", st->no_progress, "no progress line on stderr");
   check->add_flag("--list", st->opts.list, "list the properties and exit");
@@ -93,6 +100,7 @@ void add_check(CLI::App& app, int& exit_code) {
     o.precision = parse_precision(st->precision).value_or(Precision::Double);
     o.predicates = st->predicates == "total" ? PredicateMode::Total : PredicateMode::Strict;
     o.progress = !st->no_progress;
+    o.linear_r = st->ad == "linear";
     unsigned i = 0, n = 0;
     char slash = 0;
     std::istringstream in(st->shard);

@@ -36,6 +36,7 @@ struct CheckOptions {
   unsigned shard_index = 0, shard_count = 1;
   Precision precision = Precision::Double;
   PredicateMode predicates = PredicateMode::Strict;
+  bool linear_r = false;  // --ad linear: every property with the linear R
   bool json = false;
   bool progress = true;  // a progress line on stderr (only when it is a terminal)
   bool list = false;     // list the properties and exit

@@ -169,6 +169,20 @@ TEST(Properties, EveryTheoremHoldsWithStrictPredicates) {
   }
 }
 
+// `adlang check --ad linear`: the theorems hold with the linear R in place of Fig. 6's.
+TEST(Properties, EveryTheoremHoldsWithTheLinearR) {
+  RunOptions o;
+  o.count = 400;
+  o.seed = 3;
+  CheckConfig c;
+  c.linear_r = true;
+  RunReport r = run_checks(o, c);
+  for (const Counterexample& cx : r.counterexamples)
+    ADD_FAILURE() << cx.property << ":\n" << program_text(cx.shrunk) << "\n" << cx.detail;
+  for (const PropertySummary& s : r.properties)
+    EXPECT_GT(s.passed, s.tried / 3) << s.name << ": too many programs say nothing";
+}
+
 TEST(Properties, TotalPredicatesShowThePapersCounterexample) {
   // The paper's g(x) = if x = 0 then 0 else x at 0: total comparisons give derivative 0, the
   // mathematics 1. The checker must find such a program and shrink it to a conditional.

@@ -10,6 +10,10 @@ namespace adlang {
 ADLANG_DECLARE_R(r_let_summand)
 ADLANG_DECLARE_R(r_snd_zero)
 ADLANG_DECLARE_R(r_fst_paper_text)
+Term linear_reverse_deriv_mutant_linear_add_one_side(const Term& w, const Term& v, Name x, Type t,
+                                                     const Term& c, NameSupply& names,
+                                                     std::uint64_t max_steps,
+                                                     ReverseDerivStats* stats);
 template <class S>
 Traced<S> symbolic_eval_mutant_symbolic_total(const Term&, ValueEnv<S>&, const FunFrame*,
                                               EvalContext&);
@@ -39,8 +43,8 @@ namespace mutants {
   } while (false)
 
 const std::vector<std::string> kMutants = {
-    "r_let_summand",      "r_snd_zero",      "r_fst_paper_text", "symbolic_total",
-    "denotational_total", "closure_dynamic", "den_jw",           "den_one_tag"};
+    "r_let_summand",   "r_snd_zero", "r_fst_paper_text", "symbolic_total",     "denotational_total",
+    "closure_dynamic", "den_jw",     "den_one_tag",      "linear_add_one_side"};
 
 // The checker's configuration with the named mutant in place of the production code.
 checker::CheckConfig config(const std::string& name) {
@@ -48,6 +52,8 @@ checker::CheckConfig config(const std::string& name) {
   if (name == "r_let_summand") c.impl.reverse_deriv = &reverse_deriv_mutant_r_let_summand;
   if (name == "r_snd_zero") c.impl.reverse_deriv = &reverse_deriv_mutant_r_snd_zero;
   if (name == "r_fst_paper_text") c.impl.reverse_deriv = &reverse_deriv_mutant_r_fst_paper_text;
+  if (name == "linear_add_one_side")
+    c.impl.linear_reverse_deriv = &linear_reverse_deriv_mutant_linear_add_one_side;
   if (name == "symbolic_total")
     ADLANG_ALL_PRECISIONS(c, symbolic, symbolic_eval_mutant_symbolic_total);
   // Configuration, not code: the denotation's predicates differ from the other evaluators'.

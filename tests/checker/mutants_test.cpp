@@ -95,6 +95,9 @@ TEST(Mutants, DenotationalRdUsingJTimesW) {
 TEST(Mutants, DenotationWithOneTagForAllLevels) {
   expect_killed("den_one_tag", mutants::config("den_one_tag"));
 }
+TEST(Mutants, LinearRSendingASumsAdjointToOneSide) {
+  expect_killed("linear_add_one_side", mutants::config("linear_add_one_side"));
+}
 
 }  // namespace
 }  // namespace adlang
