@@ -301,6 +301,33 @@ class Case {
     return d;
   }
 
+  // The common setup of the forward-derivative properties: an input x, V its value, a random
+  // tangent U of x's type, and U.fd_V(x:T. M) = U.rd_{0_u}(y:u. y.rd_V(x:T. M)) (Sec. 2).
+  struct ForwardDerivative {
+    Input x;
+    std::vector<Input> rest;
+    Value<S> a, tangent;  // V and U as values
+    Term fd;
+    std::string where;
+  };
+  std::optional<ForwardDerivative> forward_derivative() {
+    std::size_t i = 0;
+    if (!pick_input(i)) return std::nullopt;
+    ForwardDerivative f;
+    f.x = p_.inputs[i];
+    f.rest = inputs_without(i);
+    Type u = p_.term.type();
+    std::vector<std::string> tangent = random_value(rng_, f.x.type);
+    Term vt = value_term(f.x.type, f.x.scalars), ut = value_term(f.x.type, tangent);
+    Name y = names_.fresh("y");
+    f.fd = mk::rd(ut, make_zero(u), y, u, mk::rd(mk::var(y, u), vt, f.x.name, f.x.type, p_.term));
+    f.a = input_value<S>(f.x);
+    f.tangent = input_value<S>(Input{f.x.name, f.x.type, tangent});
+    f.where = "with respect to " + f.x.name.str() + " at V = " + print_term(vt) +
+              ", tangent = " + print_term(ut);
+    return f;
+  }
+
   std::vector<Input> inputs_without(std::size_t k) const {
     std::vector<Input> rest = p_.inputs;
     rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(k));
@@ -554,26 +581,15 @@ Outcome forward_via_reverse(Case<S>& k) {
   // that need more than a quarter of the usual step budget are discarded quickly rather than
   // slowly (the budget is what a discard costs).
   k.set_derivative_budget(k.config().max_derivative_steps / 4);
-  std::size_t i = 0;
-  if (!k.pick_input(i)) return discard("no input to differentiate with respect to");
-  const Input& x = p.inputs[i];
+  auto f = k.forward_derivative();
+  if (!f) return discard("no input to differentiate with respect to");
   Type u = p.term.type();
-  std::vector<Input> rest = k.inputs_without(i);
-  std::vector<std::string> tangent = random_value(k.rng(), x.type);
-  Term vt = value_term(x.type, x.scalars);
-  // U.fd_{V}(x:T. M) = U.rd_{0_u}(y:u. y.rd_V(x:T. M))   (Sec. 2)
-  Name y = k.names().fresh("y");
-  Term fd = mk::rd(value_term(x.type, tangent), make_zero(u), y, u,
-                   mk::rd(mk::var(y, u), vt, x.name, x.type, p.term));
-  Result<S> op = k.run(fd, rest);
-  Value<S> a = input_value<S>(x), v = input_value<S>(Input{x.name, x.type, tangent});
-  Result<S> dual = k.den_forward(p.term, x.name, a, v, rest);
+  Result<S> op = k.run(f->fd, f->rest);
+  Result<S> dual = k.den_forward(p.term, f->x.name, f->a, f->tangent, f->rest);
   std::string why;
   if (any_resource<S>({&op, &dual}, why)) return discard(why);
-  std::string where = "with respect to " + x.name.str() + " at V = " + print_term(vt) +
-                      ", tangent = " + print_term(value_term(x.type, tangent));
   if (auto d = disagreement("U.fd_V(x. M) (nested R)", op, "J_V U (dual numbers)", dual, u))
-    return fail(where + "\n" + *d);
+    return fail(f->where + "\n" + *d);
   return op.defined() ? pass() : both_undefined();
 }
 
@@ -735,18 +751,13 @@ template <class S>
 Outcome linear_r_nested(Case<S>& k) {
   const Program& p = k.program();
   k.use_linear_r();
-  std::size_t i = 0;
-  if (!k.pick_input(i)) return discard("no input to differentiate with respect to");
-  const Input& x = p.inputs[i];
+  auto f = k.forward_derivative();
+  if (!f) return discard("no input to differentiate with respect to");
+  const Input& x = f->x;
+  const std::vector<Input>& rest = f->rest;
+  const Value<S>&a = f->a, &dir = f->tangent;
   Type u = p.term.type();
-  std::vector<Input> rest = k.inputs_without(i);
-  std::vector<std::string> tangent = random_value(k.rng(), x.type);
-  Term vt = value_term(x.type, x.scalars);
-  Name y = k.names().fresh("y");
-  Term fd = mk::rd(value_term(x.type, tangent), make_zero(u), y, u,
-                   mk::rd(mk::var(y, u), vt, x.name, x.type, p.term));
-  Result<S> op = k.run(fd, rest);
-  Value<S> a = input_value<S>(x), dir = input_value<S>(Input{x.name, x.type, tangent});
+  Result<S> op = k.run(f->fd, rest);
   Result<S> m = at_shift(k, x, rest, a, dir, S(0));
   std::string why;
   if (any_resource<S>({&op, &m}, why)) return discard(why);
@@ -772,8 +783,7 @@ Outcome linear_r_nested(Case<S>& k) {
   for (std::size_t r = 0; r < est[1].size(); ++r)
     if (!(magnitude(S(est[0][r] - est[1][r])) <= tol * (S(1) + magnitude(est[1][r]))))
       return discard("the difference quotients have not converged");
-  std::string where = "with respect to " + x.name.str() + " at V = " + print_term(vt) +
-                      ", tangent = " + print_term(value_term(x.type, tangent));
+  const std::string& where = f->where;
   bool ok = op.defined() && op.value.size() == est[1].size();
   for (std::size_t r = 0; ok && r < est[1].size(); ++r)
     ok = magnitude(S(est[1][r] - op.value[r])) <= tol * S(1000) * (S(1) + magnitude(est[1][r]));
