@@ -2,6 +2,7 @@
 // each compared with a hand-derived result.
 #include <gtest/gtest.h>
 
+#include "ad/linear_reverse_deriv.hpp"
 #include "support/test_support.hpp"
 
 namespace adlang {
@@ -66,6 +67,51 @@ TEST(DifferentiationCases, StrictConditionalsOffTheBoundary) {
 TEST(DifferentiationCases, ExactRationalDerivative) {
   EXPECT_EQ(run<Rational>("grad[0.5](x: real. 1 / (1 + x * x))"), "-0.64");
   EXPECT_EQ(run<Rational>("grad[0](x: real. 1 / (3 + x))"), "-1/9");
+}
+
+// Nested derivatives through the linear R (the default of adlang run), exactly in rationals
+// where the program is polynomial, and each also through Fig. 6's R where it is feasible.
+EvalOptions with_linear_r() {
+  EvalOptions o;
+  o.reverse_deriv = &linear_reverse_deriv;
+  return o;
+}
+
+// d/dx (x * d/dy (x * y)) = d/dx x^2 = 2x: 6 at x = 3 (fd over fd, four levels of rd).
+TEST(DifferentiationCases, NestedForwardDerivatives) {
+  const char* p = "1.fd[3](x: real. x * 1.fd[2](y: real. x * y))";
+  EXPECT_EQ(run<Rational>(p, {}, with_linear_r()), "6");
+  // Fig. 6's R on its own output: exponential, reported as a budget error, never a hang.
+  EvalOptions paper;
+  paper.max_derivative_steps = 100000;
+  EXPECT_EQ(run<Rational>(p, {}, paper).rfind("undefined: the derivative needs more than", 0), 0u);
+}
+
+// A Hessian-vector product by fd over grad: f(q) = q1^2 q2 + q2^3 at (1, 2), H (1, 0) =
+// (2 q2, 2 q1) = (4, 2).
+TEST(DifferentiationCases, HessianVectorProduct) {
+  const char* p =
+      "(1, 0).fd[(1, 2)](p: real * real. grad[p](q: real * real. fst q * fst q * snd q + snd q * "
+      "snd q * snd q))";
+  EXPECT_EQ(run<Rational>(p, {}, with_linear_r()), "(4, 2)");
+}
+
+// grad of x^5 by repeated multiplication at 2: 5 * 2^4 = 80; and the fifth derivative of x^5
+// by five nested fd (ten levels of rd), 5! = 120, which Fig. 6's R cannot finish.
+TEST(DifferentiationCases, HigherDerivativesOfAPower) {
+  EXPECT_EQ(run<Rational>("grad[2](x: real. x * x * x * x * x)", {}, with_linear_r()), "80");
+  EXPECT_EQ(run<Rational>("grad[2](x: real. x * x * x * x * x)"), "80");
+  EXPECT_EQ(run<Rational>("1.fd[0.5](a: real. 1.fd[a](b: real. 1.fd[b](c: real. 1.fd[c](d: "
+                          "real. 1.fd[d](x: real. x * x * x * x * x)))))",
+                          {}, with_linear_r()),
+            "120");
+}
+
+// The third derivative of sin by three nested fd: -cos.
+TEST(DifferentiationCases, ThirdDerivativeOfSin) {
+  EXPECT_EQ(run<double>("1.fd[0.5](a: real. 1.fd[a](b: real. 1.fd[b](x: real. sin(x))))", {},
+                        with_linear_r()),
+            "-0.8775825618903728");
 }
 
 }  // namespace
