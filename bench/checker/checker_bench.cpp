@@ -7,13 +7,15 @@
 // BM_Property/<property>/<precision>: one program checked per iteration (program i of seed 1
 // at the default size); items/s is programs/s. BM_DefaultSet/<precision>: one program through
 // every property of the default set per iteration. The table at the end times ordinary
-// evaluation (trace + the paper's R + evaluation of R's output) and the denotational
-// evaluator (tagged forward mode + J^T w) on d-fold nested derivatives of the same function.
+// evaluation (trace + R + evaluation of R's output; with the paper's R and with the linear R)
+// and the denotational evaluator (tagged forward mode + J^T w) on d-fold nested derivatives of
+// the same function.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
 #include <cstdio>
 
+#include "ad/linear_reverse_deriv.hpp"
 #include "checker/runner.hpp"
 #include "lang/parser.hpp"
 #include "lang/stack.hpp"
@@ -108,8 +110,8 @@ Term nested_term(int d, NameSupply& names) {
 }
 
 void rd_ratio_table() {
-  constexpr int kDepths = 5;
-  double den[kDepths + 1], op[kDepths + 1];
+  constexpr int kDepths = 6;
+  double den[kDepths + 1], op[kDepths + 1], lin[kDepths + 1];
   std::uint64_t steps[kDepths + 1] = {};
   const Value<double> x{0.7};
   // All denotations first: the operational runs leave gigabytes of R output to free.
@@ -123,37 +125,48 @@ void rd_ratio_table() {
       });
     });
   }
-  for (int d = 1; d <= kDepths; ++d) {
+  // Operational rd with R = `r`: seconds per run, or -1 over the step budget.
+  auto operational = [&](int d, ReverseDerivFn r, std::uint64_t* clause_steps) {
+    double secs = -1;
     run_on_large_stack([&] {
       NameSupply names;
       Term t = nested_term(d, names);
       try {
-        op[d] = seconds_per_run([&] {
+        secs = seconds_per_run([&] {
           ValueEnv<double> rho;
           rho.push(Name("x"), x);
           EvalOptions o;
           o.max_derivative_steps = 2'000'000;
           o.max_trace_nodes = 2'000'000;
+          o.reverse_deriv = r;
           EvalContext cx(o, names);
           benchmark::DoNotOptimize(ordinary_eval(t, rho, nullptr, cx));
-          steps[d] = cx.derivative.clause_steps;
+          if (clause_steps) *clause_steps = cx.derivative.clause_steps;
         });
       } catch (const Undefined&) {
-        op[d] = -1;  // over the step budget: the paper's R is exponential in nesting
+        secs = -1;  // over the step budget: the paper's R is exponential in nesting
       }
     });
-  }
+    return secs;
+  };
+  for (int d = 1; d <= kDepths; ++d)
+    lin[d] = operational(d, &linear_reverse_deriv, nullptr);
+  for (int d = 1; d <= kDepths; ++d)
+    op[d] = operational(d, &reverse_deriv, &steps[d]);
   std::printf(
-      "\nrd by nesting depth: operational (trace + R + eval) vs denotational (tagged "
-      "forward mode)\n");
-  std::printf("%5s %16s %16s %10s %12s\n", "depth", "operational", "denotational", "op/den",
-              "R steps");
+      "\nrd by nesting depth: operational (trace + R + eval, the paper's R and the linear R) vs "
+      "denotational (tagged forward mode)\n");
+  std::printf("%5s %16s %12s %16s %16s %10s %10s\n", "depth", "op (paper R)", "R steps",
+              "op (linear R)", "denotational", "paper/den", "linear/den");
   for (int d = 1; d <= kDepths; ++d) {
-    if (op[d] < 0)
-      std::printf("%5d %16s %14.3fus %10s %12s\n", d, "(> 2e6 R steps)", den[d] * 1e6, "-", "-");
-    else
-      std::printf("%5d %14.3fus %14.3fus %10.1f %12llu\n", d, op[d] * 1e6, den[d] * 1e6,
-                  op[d] / den[d], static_cast<unsigned long long>(steps[d]));
+    char paper[32] = "(> 2e6 R steps)", ratio[16] = "-", st[24] = "-";
+    if (op[d] >= 0) {
+      std::snprintf(paper, sizeof paper, "%.3fus", op[d] * 1e6);
+      std::snprintf(ratio, sizeof ratio, "%.1f", op[d] / den[d]);
+      std::snprintf(st, sizeof st, "%llu", static_cast<unsigned long long>(steps[d]));
+    }
+    std::printf("%5d %16s %12s %14.3fus %14.3fus %10s %10.1f\n", d, paper, st, lin[d] * 1e6,
+                den[d] * 1e6, ratio, lin[d] / den[d]);
   }
 }
 
