@@ -76,6 +76,65 @@ struct RdSite {
   std::uint32_t point_size;
 };
 
+// The innermost binding of each name in scope, for the compiler's scopes (a trace binds hundreds
+// of thousands of names in one chain): an open-addressing hash table from a Name to the index of
+// its innermost slot, or -1 once its bindings have all gone out of scope. Entries are never
+// removed, so lookups need no tombstones; the scope keeps what each binding shadows.
+class NameIndex {
+ public:
+  // The innermost binding of x, or -1.
+  std::int32_t find(Name x) const {
+    if (entries_.empty()) return -1;
+    for (std::size_t i = home(x);; i = (i + 1) & mask()) {
+      const Entry& e = entries_[i];
+      if (e.var == kEmpty) return -1;
+      if (e.name == x) return e.var;
+    }
+  }
+  // Makes `var` the innermost binding of x; returns the one it shadows (or -1).
+  std::int32_t set(Name x, std::int32_t var) {
+    if (2 * (used_ + 1) > entries_.size()) grow();
+    Entry& e = slot(x);
+    if (e.var == kEmpty) {
+      e.name = x;
+      e.var = -1;
+      ++used_;
+    }
+    return std::exchange(e.var, var);
+  }
+
+ private:
+  static constexpr std::int32_t kEmpty = -2;
+  struct Entry {
+    Name name;
+    std::int32_t var = kEmpty;
+  };
+  std::vector<Entry> entries_;  // a power of two in size, at most half used
+  std::size_t used_ = 0;
+
+  std::size_t mask() const { return entries_.size() - 1; }
+  // A Name hashes to its interned string's address. Strings interned one after the other (a
+  // program's names, in order) are heap nodes some 64 bytes apart, so dropping the low 6 bits
+  // gives them nearby entries and the lookups of a let chain stay in cache; the high bits are
+  // folded in to spread distant addresses.
+  std::size_t home(Name x) const {
+    std::size_t a = x.hash();
+    return ((a >> 6) ^ (a >> 26)) & mask();
+  }
+  Entry& slot(Name x) {
+    std::size_t i = home(x);
+    while (entries_[i].var != kEmpty && entries_[i].name != x)
+      i = (i + 1) & mask();
+    return entries_[i];
+  }
+  void grow() {
+    std::vector<Entry> old =
+        std::exchange(entries_, std::vector<Entry>(std::max<std::size_t>(64, 2 * entries_.size())));
+    for (const Entry& e : old)
+      if (e.var != kEmpty) slot(e.name) = e;
+  }
+};
+
 template <class S>
 struct Program {
   std::vector<Instr> code;
@@ -146,15 +205,18 @@ class Compiler {
  private:
   struct Scope {
     std::vector<Slot> vars;  // in binding order (what an rd redex sees)
-    // The innermost slot of each name: indices into `vars` (traces bind millions of names).
-    std::unordered_map<Name, std::vector<std::uint32_t>, NameHash> index;
+    // The innermost slot of each name (an index into `vars`), and for each slot of `vars` the
+    // binding of its name that it shadows (or -1).
+    NameIndex index;
+    std::vector<std::int32_t> shadowed;
     void bind(const Slot& s) {
-      index[s.name].push_back(static_cast<std::uint32_t>(vars.size()));
+      shadowed.push_back(index.set(s.name, static_cast<std::int32_t>(vars.size())));
       vars.push_back(s);
     }
     void unbind_to(std::size_t n) {
       while (vars.size() > n) {
-        index[vars.back().name].pop_back();
+        index.set(vars.back().name, shadowed.back());
+        shadowed.pop_back();
         vars.pop_back();
       }
     }
@@ -190,8 +252,8 @@ class Compiler {
 
   // A variable in scope: the innermost local binding, else (outside function bodies) rho.
   Slot lookup(Name x, const Scope& sc) {
-    auto found = sc.index.find(x);
-    if (found != sc.index.end() && !found->second.empty()) return sc.vars[found->second.back()];
+    std::int32_t found = sc.index.find(x);
+    if (found >= 0) return sc.vars[static_cast<std::size_t>(found)];
     internal_check(sc.top_level, "unbound variable in a function body");
     auto it = input_slots_.find(x);
     if (it != input_slots_.end()) return it->second;
@@ -260,8 +322,8 @@ class Compiler {
   void let_chain(const Term& t, Scope& sc, bool tail, Body&& body) {
     const std::uint32_t h0 = sc.height;
     const std::size_t vars0 = sc.vars.size();
-    Term cur = t;
-    while (const Let* l = cur.as<Let>()) {
+    const Term* cur = &t;  // each let's body is owned by the let, so by t
+    while (const Let* l = cur->as<Let>()) {
       if (auto alias = path(l->bound, sc)) {
         alias->name = l->var;
         sc.bind(*alias);
@@ -270,9 +332,9 @@ class Compiler {
         compile(l->bound, sc);
         sc.bind(Slot{l->var, false, at, sc.height - at});
       }
-      cur = l->body;
+      cur = &l->body;
     }
-    body(cur);
+    body(*cur);
     sc.unbind_to(vars0);
     if (tail) return;
     std::uint32_t r = size_of(t.type());
