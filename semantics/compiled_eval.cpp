@@ -583,10 +583,82 @@ constexpr bool keeps_values(Code c) {
   return c == Code::Mul || c == Code::Div || c == Code::Op;
 }
 
+// Memory mapped directly, in multiples of 2 MiB aligned to 2 MiB and advised (on Linux) to use
+// transparent huge pages: the storage of long tapes. Regions given back are kept, up to
+// kKeptBytes per thread, for the next tapes rather than returned to the system, since fresh
+// memory costs a page fault per page and its zeroing, about as much as taping itself.
+class MappedRegions {
+ public:
+  static constexpr std::size_t kHugePage = std::size_t(2) << 20;
+  static constexpr std::size_t kKeptBytes = std::size_t(256) << 20;
+
+  MappedRegions() = default;
+  MappedRegions(const MappedRegions&) = delete;
+  MappedRegions& operator=(const MappedRegions&) = delete;
+  ~MappedRegions() {
+    for (const Region& r : kept_)
+      munmap(r.at, r.bytes);
+  }
+
+  // The regions of the calling thread.
+  static MappedRegions& here() {
+    thread_local MappedRegions regions;
+    return regions;
+  }
+
+  struct Region {
+    void* at = nullptr;
+    std::size_t bytes = 0;
+  };
+  // A region of at least `bytes` bytes: the smallest one kept that is large enough, else a new
+  // one of `bytes` rounded up to 2 MiB.
+  Region take(std::size_t bytes) {
+    bytes = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    std::size_t best = kept_.size();
+    for (std::size_t i = 0; i < kept_.size(); ++i)
+      if (kept_[i].bytes >= bytes && (best == kept_.size() || kept_[i].bytes < kept_[best].bytes))
+        best = i;
+    if (best < kept_.size()) {
+      Region r = kept_[best];
+      kept_.erase(kept_.begin() + static_cast<std::ptrdiff_t>(best));
+      kept_bytes_ -= r.bytes;
+      return r;
+    }
+    return map(bytes);
+  }
+  void give(Region r) {
+    if (kept_bytes_ + r.bytes > kKeptBytes) {
+      munmap(r.at, r.bytes);
+      return;
+    }
+    kept_.push_back(r);
+    kept_bytes_ += r.bytes;
+  }
+
+ private:
+  std::vector<Region> kept_;
+  std::size_t kept_bytes_ = 0;
+
+  // Maps a huge page more than needed, and unmaps what lies outside the aligned part.
+  static Region map(std::size_t bytes) {
+    const std::size_t len = bytes + kHugePage;
+    void* raw = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) throw std::bad_alloc();
+    char* begin = static_cast<char*>(raw);
+    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(begin);
+    char* aligned = begin + ((kHugePage - at % kHugePage) % kHugePage);
+    if (aligned > begin) munmap(begin, static_cast<std::size_t>(aligned - begin));
+    char* end = aligned + bytes;
+    if (begin + len > end) munmap(end, static_cast<std::size_t>(begin + len - end));
+#ifdef MADV_HUGEPAGE
+    madvise(aligned, bytes, MADV_HUGEPAGE);  // advice only: its failure changes nothing
+#endif
+    return Region{aligned, bytes};
+  }
+};
+
 // Storage for n elements of T, default-initialized (scalars are left unwritten). Arrays of
-// trivial T of 2 MiB and more (the tapes of long computations) are aligned to 2 MiB and, on Linux,
-// advised to use transparent huge pages: a tape of 100 MB then takes 50 page faults rather than
-// 25,000, which would otherwise cost about as much as taping itself.
+// trivial T of 2 MiB and more (the tapes of long computations) are MappedRegions.
 template <class T>
 class Array {
  public:
@@ -595,13 +667,14 @@ class Array {
   T* get() const { return data_.get(); }
   T& operator[](std::size_t i) const { return data_[i]; }
 
-  static constexpr std::size_t kHugePage = std::size_t(2) << 20;
-
  private:
   static constexpr bool kTrivial = std::is_trivial_v<T>;
   struct Free {
+    std::size_t mapped = 0;  // the size of its MappedRegions region, if it has one
     void operator()(T* p) const {
-      if constexpr (kTrivial)
+      if (mapped != 0)
+        MappedRegions::here().give({p, mapped});
+      else if constexpr (kTrivial)
         std::free(p);
       else
         delete[] p;
@@ -609,30 +682,25 @@ class Array {
   };
   std::unique_ptr<T[], Free> data_;
 
-  static T* allocate(std::size_t n) {
+  static std::unique_ptr<T[], Free> allocate(std::size_t n) {
     if constexpr (!kTrivial) {
-      return new T[n];
+      return std::unique_ptr<T[], Free>(new T[n]);
     } else {
-      std::size_t bytes = std::max<std::size_t>(n, 1) * sizeof(T);
-      void* p = nullptr;
-      if (bytes < kHugePage) {
-        p = std::malloc(bytes);
-      } else {
-        bytes = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-        p = std::aligned_alloc(kHugePage, bytes);
-#ifdef MADV_HUGEPAGE
-        if (p) madvise(p, bytes, MADV_HUGEPAGE);  // advice only: its failure changes nothing
-#endif
+      const std::size_t bytes = std::max<std::size_t>(n, 1) * sizeof(T);
+      if (bytes < MappedRegions::kHugePage) {
+        void* p = std::malloc(bytes);
+        if (p == nullptr) throw std::bad_alloc();
+        return std::unique_ptr<T[], Free>(static_cast<T*>(p));
       }
-      if (!p) throw std::bad_alloc();
-      return static_cast<T*>(p);
+      MappedRegions::Region r = MappedRegions::here().take(bytes);
+      return std::unique_ptr<T[], Free>(static_cast<T*>(r.at), Free{r.bytes});
     }
   }
 };
 
 // A stack of T kept in blocks, so that it grows without moving what it holds: pushes add runs
 // of elements, each contiguous, and a reverse cursor takes the runs back in reverse order.
-// Blocks double in size up to 2 MiB (huge pages, see Array), so that small tapes stay small.
+// Blocks double in size up to 2 MiB (see MappedRegions), so that small tapes stay small.
 template <class T>
 class BlockStack {
   struct Block {
@@ -671,7 +739,8 @@ class BlockStack {
 
  private:
   static constexpr std::size_t kFirstBlock = 256,
-                               kMaxBlock = std::max(kFirstBlock, Array<T>::kHugePage / sizeof(T));
+                               kMaxBlock =
+                                   std::max(kFirstBlock, MappedRegions::kHugePage / sizeof(T));
   std::vector<Block> blocks_;
   Block* top_ = nullptr;
 
