@@ -1,10 +1,14 @@
 #include "semantics/compiled_eval.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -76,12 +80,75 @@ struct RdSite {
   std::uint32_t point_size;
 };
 
+// The innermost binding of each name in scope, for the compiler's scopes (a trace binds hundreds
+// of thousands of names in one chain): an open-addressing hash table from a Name to the index of
+// its innermost slot, or -1 once its bindings have all gone out of scope. Entries are never
+// removed, so lookups need no tombstones; the scope keeps what each binding shadows.
+class NameIndex {
+ public:
+  // The innermost binding of x, or -1.
+  std::int32_t find(Name x) const {
+    if (entries_.empty()) return -1;
+    for (std::size_t i = home(x);; i = (i + 1) & mask()) {
+      const Entry& e = entries_[i];
+      if (e.var == kEmpty) return -1;
+      if (e.name == x) return e.var;
+    }
+  }
+  // Makes `var` the innermost binding of x; returns the one it shadows (or -1).
+  std::int32_t set(Name x, std::int32_t var) {
+    if (2 * (used_ + 1) > entries_.size()) grow();
+    Entry& e = slot(x);
+    if (e.var == kEmpty) {
+      e.name = x;
+      e.var = -1;
+      ++used_;
+    }
+    return std::exchange(e.var, var);
+  }
+
+ private:
+  static constexpr std::int32_t kEmpty = -2;
+  struct Entry {
+    Name name;
+    std::int32_t var = kEmpty;
+  };
+  std::vector<Entry> entries_;  // a power of two in size, at most half used
+  std::size_t used_ = 0;
+
+  std::size_t mask() const { return entries_.size() - 1; }
+  // A Name hashes to its interned string's address. Strings interned one after the other (a
+  // program's names, in order) are heap nodes some 64 bytes apart, so dropping the low 6 bits
+  // gives them nearby entries and the lookups of a let chain stay in cache; the high bits are
+  // folded in to spread distant addresses.
+  std::size_t home(Name x) const {
+    std::size_t a = x.hash();
+    return ((a >> 6) ^ (a >> 26)) & mask();
+  }
+  Entry& slot(Name x) {
+    std::size_t i = home(x);
+    while (entries_[i].var != kEmpty && entries_[i].name != x)
+      i = (i + 1) & mask();
+    return entries_[i];
+  }
+  void grow() {
+    std::vector<Entry> old =
+        std::exchange(entries_, std::vector<Entry>(std::max<std::size_t>(64, 2 * entries_.size())));
+    for (const Entry& e : old)
+      if (e.var != kEmpty) slot(e.name) = e;
+  }
+};
+
 template <class S>
 struct Program {
   std::vector<Instr> code;
   std::vector<S> consts;
   std::vector<SourceLoc> locs;
   std::vector<Op> ops;
+  struct Arity {
+    std::uint32_t in, out;  // the sizes of an operator's argument and result
+  };
+  std::vector<Arity> op_arity;  // of each of `ops`
   std::vector<Pred> preds;
   std::vector<Undefined> fails;
   std::vector<RdSite> rds;
@@ -146,15 +213,18 @@ class Compiler {
  private:
   struct Scope {
     std::vector<Slot> vars;  // in binding order (what an rd redex sees)
-    // The innermost slot of each name: indices into `vars` (traces bind millions of names).
-    std::unordered_map<Name, std::vector<std::uint32_t>, NameHash> index;
+    // The innermost slot of each name (an index into `vars`), and for each slot of `vars` the
+    // binding of its name that it shadows (or -1).
+    NameIndex index;
+    std::vector<std::int32_t> shadowed;
     void bind(const Slot& s) {
-      index[s.name].push_back(static_cast<std::uint32_t>(vars.size()));
+      shadowed.push_back(index.set(s.name, static_cast<std::int32_t>(vars.size())));
       vars.push_back(s);
     }
     void unbind_to(std::size_t n) {
       while (vars.size() > n) {
-        index[vars.back().name].pop_back();
+        index.set(vars.back().name, shadowed.back());
+        shadowed.pop_back();
         vars.pop_back();
       }
     }
@@ -190,8 +260,8 @@ class Compiler {
 
   // A variable in scope: the innermost local binding, else (outside function bodies) rho.
   Slot lookup(Name x, const Scope& sc) {
-    auto found = sc.index.find(x);
-    if (found != sc.index.end() && !found->second.empty()) return sc.vars[found->second.back()];
+    std::int32_t found = sc.index.find(x);
+    if (found >= 0) return sc.vars[static_cast<std::size_t>(found)];
     internal_check(sc.top_level, "unbound variable in a function body");
     auto it = input_slots_.find(x);
     if (it != input_slots_.end()) return it->second;
@@ -260,8 +330,8 @@ class Compiler {
   void let_chain(const Term& t, Scope& sc, bool tail, Body&& body) {
     const std::uint32_t h0 = sc.height;
     const std::size_t vars0 = sc.vars.size();
-    Term cur = t;
-    while (const Let* l = cur.as<Let>()) {
+    const Term* cur = &t;  // each let's body is owned by the let, so by t
+    while (const Let* l = cur->as<Let>()) {
       if (auto alias = path(l->bound, sc)) {
         alias->name = l->var;
         sc.bind(*alias);
@@ -270,9 +340,9 @@ class Compiler {
         compile(l->bound, sc);
         sc.bind(Slot{l->var, false, at, sc.height - at});
       }
-      cur = l->body;
+      cur = &l->body;
     }
-    body(cur);
+    body(*cur);
     sc.unbind_to(vars0);
     if (tail) return;
     std::uint32_t r = size_of(t.type());
@@ -359,6 +429,7 @@ class Compiler {
             break;
           default:
             p_.ops.push_back(o->op);
+            p_.op_arity.push_back({size_of(o->op.arg_type()), size_of(o->op.result_type())});
             emit(Code::Op, l, static_cast<std::uint32_t>(p_.ops.size() - 1));
             break;
         }
@@ -499,14 +570,188 @@ template <class S>
 // Thrown inside the fast path of an rd redex when it cannot be used (see Machine::rd).
 struct NotTapeable {};
 
-// One operation of a tape: `code` on the scalars tape_in_[in, in + nin) (their values and
-// ids), giving the scalars with ids out, out + 1, ..., out + nout - 1.
-struct TapeNode {
+// One operation of a tape: `code` (with `op`, an index into Program::ops, for Code::Op). Its
+// operands' ids (and values, if keeps_values(code)) are the next ones on the tape's operand
+// stacks, and its results have the next ids: the reverse sweep pops them in reverse order.
+struct TapeOp {
   Code code;
-  std::uint32_t op;  // index into Program::ops for Code::Op
-  std::uint32_t in, nin;
-  std::int32_t out;
-  std::uint32_t nout;
+  std::uint32_t op;
+};
+
+// Whether the reverse template of an operation reads its operands' values (+, - and neg do not).
+constexpr bool keeps_values(Code c) {
+  return c == Code::Mul || c == Code::Div || c == Code::Op;
+}
+
+// Memory mapped directly, in multiples of 2 MiB aligned to 2 MiB and advised (on Linux) to use
+// transparent huge pages: the storage of long tapes. Regions given back are kept, up to
+// kKeptBytes per thread, for the next tapes rather than returned to the system, since fresh
+// memory costs a page fault per page and its zeroing, about as much as taping itself.
+class MappedRegions {
+ public:
+  static constexpr std::size_t kHugePage = std::size_t(2) << 20;
+  static constexpr std::size_t kKeptBytes = std::size_t(256) << 20;
+
+  MappedRegions() = default;
+  MappedRegions(const MappedRegions&) = delete;
+  MappedRegions& operator=(const MappedRegions&) = delete;
+  ~MappedRegions() {
+    for (const Region& r : kept_)
+      munmap(r.at, r.bytes);
+  }
+
+  // The regions of the calling thread.
+  static MappedRegions& here() {
+    thread_local MappedRegions regions;
+    return regions;
+  }
+
+  struct Region {
+    void* at = nullptr;
+    std::size_t bytes = 0;
+  };
+  // A region of at least `bytes` bytes: the smallest one kept that is large enough, else a new
+  // one of `bytes` rounded up to 2 MiB.
+  Region take(std::size_t bytes) {
+    bytes = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    std::size_t best = kept_.size();
+    for (std::size_t i = 0; i < kept_.size(); ++i)
+      if (kept_[i].bytes >= bytes && (best == kept_.size() || kept_[i].bytes < kept_[best].bytes))
+        best = i;
+    if (best < kept_.size()) {
+      Region r = kept_[best];
+      kept_.erase(kept_.begin() + static_cast<std::ptrdiff_t>(best));
+      kept_bytes_ -= r.bytes;
+      return r;
+    }
+    return map(bytes);
+  }
+  void give(Region r) {
+    if (kept_bytes_ + r.bytes > kKeptBytes) {
+      munmap(r.at, r.bytes);
+      return;
+    }
+    kept_.push_back(r);
+    kept_bytes_ += r.bytes;
+  }
+
+ private:
+  std::vector<Region> kept_;
+  std::size_t kept_bytes_ = 0;
+
+  // Maps a huge page more than needed, and unmaps what lies outside the aligned part.
+  static Region map(std::size_t bytes) {
+    const std::size_t len = bytes + kHugePage;
+    void* raw = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) throw std::bad_alloc();
+    char* begin = static_cast<char*>(raw);
+    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(begin);
+    char* aligned = begin + ((kHugePage - at % kHugePage) % kHugePage);
+    if (aligned > begin) munmap(begin, static_cast<std::size_t>(aligned - begin));
+    char* end = aligned + bytes;
+    if (begin + len > end) munmap(end, static_cast<std::size_t>(begin + len - end));
+#ifdef MADV_HUGEPAGE
+    madvise(aligned, bytes, MADV_HUGEPAGE);  // advice only: its failure changes nothing
+#endif
+    return Region{aligned, bytes};
+  }
+};
+
+// Storage for n elements of T, default-initialized (scalars are left unwritten). Arrays of
+// trivial T of 2 MiB and more (the tapes of long computations) are MappedRegions.
+template <class T>
+class Array {
+ public:
+  Array() = default;
+  explicit Array(std::size_t n) : data_(allocate(n)) {}
+  T* get() const { return data_.get(); }
+  T& operator[](std::size_t i) const { return data_[i]; }
+
+ private:
+  static constexpr bool kTrivial = std::is_trivial_v<T>;
+  struct Free {
+    std::size_t mapped = 0;  // the size of its MappedRegions region, if it has one
+    void operator()(T* p) const {
+      if (mapped != 0)
+        MappedRegions::here().give({p, mapped});
+      else if constexpr (kTrivial)
+        std::free(p);
+      else
+        delete[] p;
+    }
+  };
+  std::unique_ptr<T[], Free> data_;
+
+  static std::unique_ptr<T[], Free> allocate(std::size_t n) {
+    if constexpr (!kTrivial) {
+      return std::unique_ptr<T[], Free>(new T[n]);
+    } else {
+      const std::size_t bytes = std::max<std::size_t>(n, 1) * sizeof(T);
+      if (bytes < MappedRegions::kHugePage) {
+        void* p = std::malloc(bytes);
+        if (p == nullptr) throw std::bad_alloc();
+        return std::unique_ptr<T[], Free>(static_cast<T*>(p));
+      }
+      MappedRegions::Region r = MappedRegions::here().take(bytes);
+      return std::unique_ptr<T[], Free>(static_cast<T*>(r.at), Free{r.bytes});
+    }
+  }
+};
+
+// A stack of T kept in blocks, so that it grows without moving what it holds: pushes add runs
+// of elements, each contiguous, and a reverse cursor takes the runs back in reverse order.
+// Blocks double in size up to 2 MiB (see MappedRegions), so that small tapes stay small.
+template <class T>
+class BlockStack {
+  struct Block {
+    Array<T> data;
+    std::size_t size = 0, capacity = 0;
+  };
+
+ public:
+  // Room for a run of n elements at the top, to be written.
+  T* push(std::size_t n) {
+    if (top_ == nullptr || top_->size + n > top_->capacity) add_block(n);
+    T* at = top_->data.get() + top_->size;
+    top_->size += n;
+    return at;
+  }
+  // The runs of elements, last pushed first.
+  class Reverse {
+   public:
+    explicit Reverse(const std::vector<Block>& blocks) : blocks_(blocks), block_(blocks.size()) {}
+    // The previous run of n elements (n as pushed).
+    const T* pop(std::size_t n) {
+      if (n == 0) return nullptr;
+      while (pos_ < n) {
+        --block_;
+        pos_ = blocks_[block_].size;
+      }
+      pos_ -= n;
+      return blocks_[block_].data.get() + pos_;
+    }
+
+   private:
+    const std::vector<Block>& blocks_;
+    std::size_t block_, pos_ = 0;
+  };
+  Reverse reverse() const { return Reverse(blocks_); }
+
+ private:
+  static constexpr std::size_t kFirstBlock = 256,
+                               kMaxBlock =
+                                   std::max(kFirstBlock, MappedRegions::kHugePage / sizeof(T));
+  std::vector<Block> blocks_;
+  Block* top_ = nullptr;
+
+  // Out of line: push() is on the hot path of taping, and this is its rare case.
+  [[gnu::noinline]] void add_block(std::size_t n) {
+    std::size_t cap =
+        blocks_.empty() ? kFirstBlock : std::min(2 * blocks_.back().capacity, kMaxBlock);
+    cap = std::max(cap, n);
+    blocks_.push_back(Block{Array<T>(cap), 0, cap});
+    top_ = &blocks_.back();
+  }
 };
 
 template <class S>
@@ -538,12 +783,24 @@ class Machine {
     ensure(p_.main_max_height + 1);
     std::size_t sp = exec<true>();
     std::size_t n = result.size();
-    adj_.assign(static_cast<std::size_t>(next_id_), S(0));
-    set_.assign(static_cast<std::size_t>(next_id_), 0);
+    // adj_[k] is read only once set_[k] says it was written.
+    adj_ = Array<S>(static_cast<std::size_t>(next_id_));
+    set_ = Array<char>(static_cast<std::size_t>(next_id_));
+    std::fill_n(set_.get(), next_id_, 0);
     for (std::size_t i = 0; i < n; ++i)
-      contribute(ids_[sp - n + i], w[i]);
-    for (std::size_t k = tape_.size(); k-- > 0;)
-      backward(tape_[k]);
+      contribute(ids_[sp - n + i], [&] { return w[i]; });
+    auto ids = tape_ids_.reverse();
+    auto vals = tape_vals_.reverse();
+    std::int32_t first = next_id_;  // of the results of the operation swept next
+    auto op = tape_ops_.reverse();
+    for (std::size_t k = tape_size_; k-- > 0;) {
+      const TapeOp t = *op.pop(1);
+      const auto [nin, nout] = arity(t);
+      first -= static_cast<std::int32_t>(nout);
+      const std::int32_t* in = ids.pop(nin);
+      const S* x = keeps_values(t.code) ? vals.pop(nin) : nullptr;
+      backward(t, first, nout, in, x);
+    }
     Value<S> out(x_size);
     for (std::size_t i = 0; i < x_size; ++i)
       out[i] = set_[i] ? adj_[i] : S(0);
@@ -564,12 +821,13 @@ class Machine {
   // Taping (the fast path of rd): each stack scalar's id on the tape, -1 for a constant.
   bool taping_ = false;
   std::vector<std::int32_t> ids_, input_ids_;
-  std::vector<TapeNode> tape_;
-  std::vector<std::int32_t> tape_in_ids_;
-  std::vector<S> tape_in_vals_;
+  BlockStack<TapeOp> tape_ops_;
+  std::size_t tape_size_ = 0;  // operations on the tape
+  BlockStack<std::int32_t> tape_ids_;
+  BlockStack<S> tape_vals_;
   std::int32_t next_id_ = 0;
-  std::vector<S> adj_;
-  std::vector<char> set_;
+  Array<S> adj_;  // the adjoint of each id, where set_
+  Array<char> set_;
   // The bodies of this program's rd sites, compiled for the fast path when first met.
   struct CompiledBody {
     std::unique_ptr<Program<S>> program;
@@ -612,28 +870,51 @@ class Machine {
       op_eval_detail::check_range(Op::make(k), &a, 1, p_.locs[loc_index]);
   }
 
-  // Records an operation on the n scalars at st[base ..] if one of them depends on x; returns
-  // the id of its first result, or -1.
-  std::int32_t record(Code code, std::uint32_t op, const S* st, std::size_t base, std::size_t n,
-                      std::size_t nout) {
+  // The sizes of a tape operation's operands and results.
+  typename Program<S>::Arity arity(TapeOp t) const {
+    switch (t.code) {
+      case Code::Op:
+        return p_.op_arity[t.op];
+      case Code::Neg:
+        return {1, 1};
+      default:
+        return {2, 1};
+    }
+  }
+
+  // Records an operation on the n scalars at st[base ..] (ids at id[base ..]) if one of them
+  // depends on x; returns the id of its first result, or -1.
+  std::int32_t record(Code code, std::uint32_t op, const S* st, const std::int32_t* id,
+                      std::size_t base, std::size_t n, std::size_t nout) {
     bool live = false;
     for (std::size_t i = 0; i < n; ++i)
-      live = live || ids_[base + i] >= 0;
+      live = live || id[base + i] >= 0;
     if (!live) return -1;
-    if (tape_.size() >= cx_.options.max_trace_nodes) throw NotTapeable{};
-    TapeNode t{code,
-               op,
-               static_cast<std::uint32_t>(tape_in_ids_.size()),
-               static_cast<std::uint32_t>(n),
-               next_id_,
-               static_cast<std::uint32_t>(nout)};
-    for (std::size_t i = 0; i < n; ++i) {
-      tape_in_ids_.push_back(ids_[base + i]);
-      tape_in_vals_.push_back(st[base + i]);
+    return push_op(code, op, st + base, id + base, n, nout);
+  }
+
+  // record() for the two operands at the top of the stack.
+  std::int32_t record2(Code code, const S* st, const std::int32_t* id, std::size_t sp) {
+    if ((id[sp - 2] & id[sp - 1]) < 0) return -1;  // both -1: constants
+    return push_op(code, 0, st + sp - 2, id + sp - 2, 2, 1);
+  }
+
+  std::int32_t push_op(Code code, std::uint32_t op, const S* x, const std::int32_t* ids,
+                       std::size_t n, std::size_t nout) {
+    if (tape_size_ >= cx_.options.max_trace_nodes) throw NotTapeable{};
+    ++tape_size_;
+    *tape_ops_.push(1) = TapeOp{code, op};
+    std::int32_t* to = tape_ids_.push(n);
+    for (std::size_t i = 0; i < n; ++i)  // a loop: n is small, a memcpy call costs more
+      to[i] = ids[i];
+    if (keeps_values(code)) {
+      S* v = tape_vals_.push(n);
+      for (std::size_t i = 0; i < n; ++i)
+        v[i] = x[i];
     }
-    tape_.push_back(t);
+    std::int32_t out = next_id_;
     next_id_ += static_cast<std::int32_t>(nout);
-    return t.out;
+    return out;
   }
 
   // The ids of an operation's nout results at ids_[base ..], from its first id (or -1).
@@ -694,7 +975,7 @@ class Machine {
           break;
         case Code::Add: {
           std::int32_t r = -1;
-          if constexpr (Tape) r = record(Code::Add, 0, st, sp - 2, 2, 1);
+          if constexpr (Tape) r = record2(Code::Add, st, id, sp);
           S& a = st[sp - 2];
           a = a + st[sp - 1];
           --sp;
@@ -703,7 +984,9 @@ class Machine {
           break;
         }
         case Code::Neg:
-          if constexpr (Tape) id[sp - 1] = record(Code::Neg, 0, st, sp - 1, 1, 1);
+          if constexpr (Tape)
+            id[sp - 1] =
+                id[sp - 1] < 0 ? -1 : push_op(Code::Neg, 0, st + sp - 1, id + sp - 1, 1, 1);
           st[sp - 1] = -st[sp - 1];
           break;
         case Code::Sub:
@@ -711,7 +994,7 @@ class Machine {
         case Code::OpAdd:
         case Code::Div: {
           std::int32_t r = -1;
-          if constexpr (Tape) r = record(in.code, 0, st, sp - 2, 2, 1);
+          if constexpr (Tape) r = record2(in.code, st, id, sp);
           switch (in.code) {
             case Code::Sub:
               arith(st, sp, in.a, OpKind::Sub, [](const S& a, const S& b) { return a - b; });
@@ -734,10 +1017,10 @@ class Machine {
         }
         case Code::Op: {
           const Op op = p_.ops[in.b];
-          std::size_t n = op.arg_type().size(), r = op.result_type().size();
+          const std::size_t n = p_.op_arity[in.b].in, r = p_.op_arity[in.b].out;
           std::size_t base = sp - n;
           std::int32_t first = -1;
-          if constexpr (Tape) first = record(Code::Op, in.b, st, base, n, r);
+          if constexpr (Tape) first = record(Code::Op, in.b, st, id, base, n, r);
           if (r == 1) {
             S out;
             eval_op(op, st + base, &out, p_.locs[in.a]);
@@ -821,14 +1104,17 @@ class Machine {
 
   // Adds the contribution c to the adjoint of the scalar with id `i` (none for a constant): the
   // first contribution is the adjoint, later ones are added to it, in order.
-  void contribute(std::int32_t i, const S& c) {
+  // The contribution is make(), computed only for a scalar that has an adjoint (R builds no
+  // adjoint, so no contribution, for what does not depend on x).
+  template <class Make>
+  void contribute(std::int32_t i, Make&& make) {
     if (i < 0) return;
     std::size_t k = static_cast<std::size_t>(i);
     if (!set_[k]) {
-      adj_[k] = c;
+      adj_[k] = make();
       set_[k] = 1;
     } else {
-      adj_[k] = adj_[k] + c;
+      adj_[k] = adj_[k] + make();
       if (!ScalarTraits<S>::in_range(adj_[k])) throw NotTapeable{};
     }
   }
@@ -848,29 +1134,29 @@ class Machine {
     using std::tanh;
     switch (op.kind()) {
       case OpKind::Sin:  // sin_r(x, w) = mul(w, cos(x))
-        contribute(ids[0], checked(w0 * checked(cos(x[0]))));
+        contribute(ids[0], [&] { return checked(w0 * checked(cos(x[0]))); });
         return true;
       case OpKind::Cos:  // cos_r(x, w) = neg(mul(w, sin(x)))
-        contribute(ids[0], -checked(w0 * checked(sin(x[0]))));
+        contribute(ids[0], [&] { return -checked(w0 * checked(sin(x[0]))); });
         return true;
       case OpKind::Exp:  // exp_r(x, w) = mul(w, exp(x))
-        contribute(ids[0], checked(w0 * checked(exp(x[0]))));
+        contribute(ids[0], [&] { return checked(w0 * checked(exp(x[0]))); });
         return true;
       case OpKind::Log:  // log_r(x, w) = div(w, x)
-        contribute(ids[0], checked(w0 / x[0]));
+        contribute(ids[0], [&] { return checked(w0 / x[0]); });
         return true;
       case OpKind::Sqrt:  // sqrt_r(x, w) = div(w, mul(2, sqrt(x)))
-        contribute(ids[0], checked(w0 / checked(S(2) * checked(sqrt(x[0])))));
+        contribute(ids[0], [&] { return checked(w0 / checked(S(2) * checked(sqrt(x[0])))); });
         return true;
       case OpKind::Tanh: {  // tanh_r(x, w) = mul(w, sub(1, mul(tanh(x), tanh(x))))
         S th = tanh(x[0]);
-        contribute(ids[0], checked(w0 * checked(S(1) - checked(th * th))));
+        contribute(ids[0], [&] { return checked(w0 * checked(S(1) - checked(th * th))); });
         return true;
       }
       case OpKind::Sigmoid: {  // sigmoid_r(x, w) = mul(w, mul(sigmoid(x), sub(1, sigmoid(x))))
         S sg;
         eval_op(op, x, &sg, {});
-        contribute(ids[0], checked(w0 * checked(sg * checked(S(1) - sg))));
+        contribute(ids[0], [&] { return checked(w0 * checked(sg * checked(S(1) - sg))); });
         return true;
       }
       default:
@@ -880,38 +1166,39 @@ class Machine {
 
   // One tape operation backwards: its adjoint w through the reverse template of
   // lang/reverse_template.cpp (the same arithmetic in the same order), to its operands.
-  void backward(const TapeNode& t) {
+  // The operation t, whose results have the ids out .. out + nout - 1, on the operands with ids
+  // `ids` and values `x` (null unless keeps_values(t.code)).
+  void backward(TapeOp t, std::int32_t out, std::uint32_t nout, const std::int32_t* ids,
+                const S* x) {
     bool any = false;
-    for (std::uint32_t i = 0; i < t.nout; ++i)
-      any = any || set_[static_cast<std::size_t>(t.out) + i];
+    for (std::uint32_t i = 0; i < nout; ++i)
+      any = any || set_[static_cast<std::size_t>(out) + i];
     if (!any) return;  // a zero adjoint: nothing to send
     auto w = [&](std::uint32_t i) -> S {
-      std::size_t k = static_cast<std::size_t>(t.out) + i;
+      std::size_t k = static_cast<std::size_t>(out) + i;
       return set_[k] ? adj_[k] : S(0);
     };
-    const std::int32_t* ids = tape_in_ids_.data() + t.in;
-    const S* x = tape_in_vals_.data() + t.in;
     const S w0 = w(0);
     switch (t.code) {
       case Code::Add:    // d/dD (D + E) = d/dE (D + E) = 1
       case Code::OpAdd:  // add_r((a, b), w) = (w, w)
-        contribute(ids[0], w0);
-        contribute(ids[1], w0);
+        contribute(ids[0], [&] { return w0; });
+        contribute(ids[1], [&] { return w0; });
         return;
       case Code::Neg:  // neg_r(x, w) = neg(w)
-        contribute(ids[0], -w0);
+        contribute(ids[0], [&] { return -w0; });
         return;
       case Code::Sub:  // sub_r((a, b), w) = (w, neg(w))
-        contribute(ids[0], w0);
-        contribute(ids[1], -w0);
+        contribute(ids[0], [&] { return w0; });
+        contribute(ids[1], [&] { return -w0; });
         return;
       case Code::Mul:  // mul_r((a, b), w) = (mul(w, b), mul(w, a))
-        contribute(ids[0], checked(w0 * x[1]));
-        contribute(ids[1], checked(w0 * x[0]));
+        contribute(ids[0], [&] { return checked(w0 * x[1]); });
+        contribute(ids[1], [&] { return checked(w0 * x[0]); });
         return;
       case Code::Div:  // div_r((a, b), w) = (div(w, b), neg(div(mul(w, a), mul(b, b))))
-        contribute(ids[0], checked(w0 / x[1]));
-        contribute(ids[1], -checked(checked(w0 * x[0]) / checked(x[1] * x[1])));
+        contribute(ids[0], [&] { return checked(w0 / x[1]); });
+        contribute(ids[1], [&] { return -checked(checked(w0 * x[0]) / checked(x[1] * x[1])); });
         return;
       case Code::Op:
         break;
@@ -929,18 +1216,18 @@ class Machine {
     switch (op.kind()) {
       case OpKind::Dot: {  // dot_n_r((u, v), w) = (scale_n(w, v), scale_n(w, u))
         for (unsigned i = 0; i < n; ++i)
-          contribute(ids[i], checked(w0 * x[n + i]));
+          contribute(ids[i], [&] { return checked(w0 * x[n + i]); });
         for (unsigned i = 0; i < n; ++i)
-          contribute(ids[n + i], checked(w0 * x[i]));
+          contribute(ids[n + i], [&] { return checked(w0 * x[i]); });
         return;
       }
       case OpKind::Scale: {  // scale_n_r((c, v), w) = (dot_n(v, w), scale_n(c, w))
         S sum = checked(x[1] * w(0));
         for (unsigned i = 1; i < n; ++i)
           sum = checked(sum + checked(x[1 + i] * w(i)));
-        contribute(ids[0], sum);
+        contribute(ids[0], [&] { return sum; });
         for (unsigned i = 0; i < n; ++i)
-          contribute(ids[1 + i], checked(x[0] * w(i)));
+          contribute(ids[1 + i], [&] { return checked(x[0] * w(i)); });
         return;
       }
       default:
