@@ -9,7 +9,9 @@ build_dir=build-test
 flags=(-DCMAKE_BUILD_TYPE=Release)
 if [ "${1:-}" = "--sanitize" ]; then
   build_dir=build-sanitize
-  flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DADLANG_SANITIZE=ON)
+  # -O1 -g1: half the compile time of -O2 -g under the sanitizers (the suite stays fast).
+  flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
+    -DADLANG_SANITIZE=ON)
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fi
