@@ -19,26 +19,12 @@
 namespace adlang {
 namespace {
 
-// W.R_V(x:T. C) for C given as text with free x : T (and y : real), printed.
-struct Derivative {
-  std::string text;
-  std::string value;  // at x = V, y = 3
-};
+using test::Derivative;
 
+// W.R_V(x:T. C) by Fig. 6's R (see test::derivative).
 Derivative r(const std::string& w, const std::string& v, const std::string& t,
              const std::string& c) {
-  Type tt = parse_type(t);
-  NameSupply names;
-  std::vector<TypedName> gamma = {{Name("x"), tt}, {Name("y"), Type::real()}};
-  SyntaxProgram cp = parse_program(c);
-  for (const Name& n : cp.identifiers)
-    names.reserve(n);
-  Term ct = check_program(cp, gamma, names);
-  std::vector<TypedName> outer = {{Name("y"), Type::real()}};
-  Term wt = check_term(parse_term(w), outer, names);
-  Term vt = check_term(parse_term(v), outer, names);
-  Term d = reverse_deriv(wt, vt, Name("x"), tt, ct, names);
-  return {print_term(d), test::run_term(d, names, {{"y", "3"}})};
+  return test::derivative(&reverse_deriv, w, v, t, c);
 }
 
 // W.R_V(x:T. y) = W (y = x)

@@ -114,4 +114,20 @@ std::string run_term(const Term& t, NameSupply& names, const Env& env, EvalOptio
   }
 }
 
+Derivative derivative(ReverseDerivFn r, const std::string& w, const std::string& v,
+                      const std::string& t, const std::string& c) {
+  Type tt = parse_type(t);
+  NameSupply names;
+  std::vector<TypedName> gamma = {{Name("x"), tt}, {Name("y"), Type::real()}};
+  SyntaxProgram cp = parse_program(c);
+  for (const Name& n : cp.identifiers)
+    names.reserve(n);
+  Term ct = check_program(cp, gamma, names);
+  std::vector<TypedName> outer = {{Name("y"), Type::real()}};
+  Term wt = check_term(parse_term(w), outer, names);
+  Term vt = check_term(parse_term(v), outer, names);
+  Term d = r(wt, vt, Name("x"), tt, ct, names, UINT64_MAX, nullptr);
+  return {print_term(d), run_term(d, names, {{"y", "3"}})};
+}
+
 }  // namespace adlang::test

@@ -40,4 +40,13 @@ std::string trace(const std::string& program, const Env& env = {}, EvalOptions o
 // Evaluates an already checked term in double precision with the inputs of `env`.
 std::string run_term(const Term& t, NameSupply& names, const Env& env, EvalOptions options = {});
 
+// W.R_V(x:T. C) by the given R, for C given as text with free x : T (and y : real), W and V as
+// text over y: the printed output and its value at y = 3.
+struct Derivative {
+  std::string text;
+  std::string value;
+};
+Derivative derivative(ReverseDerivFn r, const std::string& w, const std::string& v,
+                      const std::string& t, const std::string& c);
+
 }  // namespace adlang::test
