@@ -1,5 +1,6 @@
 #include "checker/properties.hpp"
 
+#include <array>
 #include <cmath>
 #include <new>
 #include <sstream>
@@ -593,6 +594,62 @@ Outcome forward_via_reverse(Case<S>& k) {
   return op.defined() ? pass() : both_undefined();
 }
 
+// M at a + s*u (u a direction of x's type), over the other inputs, in precision S.
+template <class S>
+Result<S> at_shift(Case<S>& k, const Input& x, const std::vector<Input>& rest, const Value<S>& a,
+                   const Value<S>& u, const S& s) {
+  Value<S> shifted = a;
+  for (std::size_t j = 0; j < a.size(); ++j)
+    shifted[j] = a[j] + s * u[j];
+  return attempt<S>([&](Result<S>& r) {
+    ValueEnv<S> rho = value_env<S>(rest);
+    rho.push(x.name, shifted);
+    EvalContext cx(k.eval_options(), k.names());
+    r.value = k.config().impl.template get<S>().ordinary(k.program().term, rho, nullptr, cx);
+  });
+}
+
+// The step sizes of the central differences (50 or 100 digits), and the tolerance within which
+// the two estimates must agree for the difference quotient to count as converged.
+template <class S>
+struct CentralSteps {
+  S h[2] = {std::is_same_v<S, Mpfr100> ? num<S>("1e-25") : num<S>("1e-14"),
+            std::is_same_v<S, Mpfr100> ? num<S>("1e-30") : num<S>("1e-17")};
+  S tol = std::is_same_v<S, Mpfr100> ? num<S>("1e-40") : num<S>("1e-20");
+};
+
+// (M(V + hU) - M(V - hU)) / 2h at both step sizes, componentwise; nullopt (with `why`) where M
+// is undefined within h of V.
+template <class S>
+std::optional<std::array<Value<S>, 2>> central_differences(Case<S>& k, const Input& x,
+                                                           const std::vector<Input>& rest,
+                                                           const Value<S>& a, const Value<S>& u,
+                                                           std::string& why) {
+  CentralSteps<S> steps;
+  std::array<Value<S>, 2> est;
+  for (int n = 0; n < 2; ++n) {
+    const S& h = steps.h[n];
+    Result<S> plus = at_shift(k, x, rest, a, u, h), minus = at_shift(k, x, rest, a, u, S(-h));
+    if (!plus.defined() || !minus.defined()) {
+      why = "M is undefined within h of V: " + plus.reason + minus.reason;
+      return std::nullopt;
+    }
+    est[n] = Value<S>(plus.value.size());
+    for (std::size_t r = 0; r < plus.value.size(); ++r)
+      est[n][r] = (plus.value[r] - minus.value[r]) / (S(2) * h);
+  }
+  return est;
+}
+
+// Whether the two estimates agree within the tolerance (the quotient has converged).
+template <class S>
+bool converged(const std::array<Value<S>, 2>& est) {
+  S tol = CentralSteps<S>().tol;
+  for (std::size_t r = 0; r < est[1].size(); ++r)
+    if (!(magnitude(S(est[0][r] - est[1][r])) <= tol * (S(1) + magnitude(est[1][r])))) return false;
+  return true;
+}
+
 // Central differences in 50 (or 100) digits, at two step sizes: the estimate is used only if
 // the two agree (the difference quotient has converged), otherwise the program is discarded.
 template <class S>
@@ -611,38 +668,23 @@ Outcome finite_differences(Case<S>& k) {
   if (auto e = disagreement("W.rd_V(x. M) => ", op, "[[W.rd_V(x. M)]]", den, x.type))
     return fail(*e);
   Value<S> a = input_value<S>(x), wv = input_value<S>(Input{x.name, u, d->w_scalars});
-  const S h1 = std::is_same_v<S, Mpfr100> ? num<S>("1e-25") : num<S>("1e-14");
-  const S h2 = std::is_same_v<S, Mpfr100> ? num<S>("1e-30") : num<S>("1e-17");
-  const S tol = std::is_same_v<S, Mpfr100> ? num<S>("1e-40") : num<S>("1e-20");
-  Value<S> fd1(a.size()), fd2(a.size());
+  // The gradient W^T J by columns: column j is the central difference in the direction e_j.
+  std::array<Value<S>, 2> grad{Value<S>(a.size()), Value<S>(a.size())};
   for (std::size_t j = 0; j < a.size(); ++j) {
-    for (int pass_no = 0; pass_no < 2; ++pass_no) {
-      const S& h = pass_no == 0 ? h1 : h2;
-      Value<S> col[2];
-      for (int side = 0; side < 2; ++side) {
-        std::vector<Input> in = rest;
-        Value<S> shifted = a;
-        shifted[j] = side == 0 ? S(a[j] + h) : S(a[j] - h);
-        ValueEnv<S> rho = value_env<S>(rest);
-        rho.push(x.name, shifted);
-        Result<S> f = attempt<S>([&](Result<S>& r) {
-          EvalContext cx(k.eval_options(), k.names());
-          r.value = k.config().impl.template get<S>().ordinary(p.term, rho, nullptr, cx);
-        });
-        if (!f.defined()) return discard("M is undefined within h of V: " + f.reason);
-        col[side] = f.value;
-      }
+    Value<S> e(a.size(), S(0));
+    e[j] = S(1);
+    auto col = central_differences(k, x, rest, a, e, why);
+    if (!col) return discard(why);
+    for (int n = 0; n < 2; ++n) {
       S dot(0);
       for (std::size_t r = 0; r < wv.size(); ++r)
-        dot = dot + wv[r] * (col[0][r] - col[1][r]) / (S(2) * h);
-      (pass_no == 0 ? fd1 : fd2)[j] = dot;
+        dot = dot + wv[r] * (*col)[n][r];
+      grad[n][j] = dot;
     }
   }
-  for (std::size_t j = 0; j < a.size(); ++j) {
-    S scale = S(1) + magnitude(fd2[j]);
-    if (!(magnitude(S(fd1[j] - fd2[j])) <= tol * scale))
-      return discard("the difference quotients have not converged");
-  }
+  if (!converged(grad)) return discard("the difference quotients have not converged");
+  const Value<S>& fd2 = grad[1];
+  const S tol = CentralSteps<S>().tol;
   Result<S> fd;
   fd.value = fd2;
   for (std::size_t j = 0; j < a.size(); ++j) {
@@ -729,21 +771,6 @@ Outcome linear_r_size(Case<S>& k) {
   return pass();
 }
 
-// M at a + s*u (u a direction of x's type), over the other inputs, in precision S.
-template <class S>
-Result<S> at_shift(Case<S>& k, const Input& x, const std::vector<Input>& rest, const Value<S>& a,
-                   const Value<S>& u, const S& s) {
-  Value<S> shifted = a;
-  for (std::size_t j = 0; j < a.size(); ++j)
-    shifted[j] = a[j] + s * u[j];
-  return attempt<S>([&](Result<S>& r) {
-    ValueEnv<S> rho = value_env<S>(rest);
-    rho.push(x.name, shifted);
-    EvalContext cx(k.eval_options(), k.names());
-    r.value = k.config().impl.template get<S>().ordinary(k.program().term, rho, nullptr, cx);
-  });
-}
-
 // U.fd_V(x:T. M) = U.rd_{0}(y. y.rd_V(x:T. M)) (Sec. 2), every rd through the linear R,
 // against the central difference (M(V + hU) - M(V - hU)) / 2h in 50 (or 100) digits at two
 // step sizes; the estimate is used only if the two agree.
@@ -767,22 +794,11 @@ Outcome linear_r_nested(Case<S>& k) {
       return fail("M is undefined at V (" + m.reason + ") but U.fd_V(x. M) => " + show(op, u));
     return both_undefined();
   }
-  const S h1 = std::is_same_v<S, Mpfr100> ? num<S>("1e-25") : num<S>("1e-14");
-  const S h2 = std::is_same_v<S, Mpfr100> ? num<S>("1e-30") : num<S>("1e-17");
-  const S tol = std::is_same_v<S, Mpfr100> ? num<S>("1e-40") : num<S>("1e-20");
-  Value<S> est[2];
-  for (int n = 0; n < 2; ++n) {
-    const S& h = n == 0 ? h1 : h2;
-    Result<S> plus = at_shift(k, x, rest, a, dir, h), minus = at_shift(k, x, rest, a, dir, S(-h));
-    if (!plus.defined() || !minus.defined())
-      return discard("M is undefined within h of V: " + plus.reason + minus.reason);
-    est[n] = Value<S>(plus.value.size());
-    for (std::size_t r = 0; r < plus.value.size(); ++r)
-      est[n][r] = (plus.value[r] - minus.value[r]) / (S(2) * h);
-  }
-  for (std::size_t r = 0; r < est[1].size(); ++r)
-    if (!(magnitude(S(est[0][r] - est[1][r])) <= tol * (S(1) + magnitude(est[1][r]))))
-      return discard("the difference quotients have not converged");
+  auto cd = central_differences(k, x, rest, a, dir, why);
+  if (!cd) return discard(why);
+  if (!converged(*cd)) return discard("the difference quotients have not converged");
+  const std::array<Value<S>, 2>& est = *cd;
+  const S tol = CentralSteps<S>().tol;
   const std::string& where = f->where;
   bool ok = op.defined() && op.value.size() == est[1].size();
   for (std::size_t r = 0; ok && r < est[1].size(); ++r)
