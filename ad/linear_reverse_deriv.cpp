@@ -7,6 +7,7 @@
 
 #include "lang/diagnostics.hpp"
 #include "lang/free_vars.hpp"
+#include "lang/resource_budget.hpp"
 #include "lang/reverse_template.hpp"
 #include "lang/stack.hpp"
 #include "lang/term_walk.hpp"
@@ -155,6 +156,7 @@ class LinearR {
   int unit_shape_ = kNone;
 
   void step() {
+    check_resources();
     if (++steps_ > max_steps_) {
       throw DerivativeTooLarge("the derivative needs more than " + std::to_string(max_steps_) +
                                " steps of the linear R");

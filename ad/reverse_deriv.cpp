@@ -5,6 +5,7 @@
 #include "lang/diagnostics.hpp"
 #include "lang/free_vars.hpp"
 #include "lang/rename.hpp"
+#include "lang/resource_budget.hpp"
 #include "lang/reverse_template.hpp"
 #include "lang/stack.hpp"
 #include "lang/vector_space.hpp"
@@ -25,6 +26,7 @@ class ReverseDeriv {
   // W.R_V(x:T. C)
   Term r(const Term& w, const Term& v, Name x, Type t, const Term& c) {
     check_stack("a derivative is nested too deeply");
+    check_resources();
     if (++steps_ > max_steps_) {
       throw DerivativeTooLarge("the derivative needs more than " + std::to_string(max_steps_) +
                                " steps of the paper's R (Fig. 6); its let clause differentiates "

@@ -10,6 +10,7 @@
 #include "lang/diagnostics.hpp"
 #include "lang/free_vars.hpp"
 #include "lang/printer.hpp"
+#include "lang/resource_budget.hpp"
 #include "lang/stack.hpp"
 #include "lang/vector_space.hpp"
 #include "semantics/denotational_eval.hpp"
@@ -123,6 +124,11 @@ Result<S> attempt(F&& f) {
   } catch (const std::bad_alloc&) {
     r.state = Result<S>::Resource;
     r.reason = "out of memory";
+  } catch (const BudgetExceeded& e) {
+    if (e.kind() == BudgetKind::Time) throw;  // ends the run (adlang check --timeout)
+    release_free_memory();
+    r.state = Result<S>::Resource;
+    r.reason = e.what();
   }
   return r;
 }
@@ -847,6 +853,10 @@ Outcome run_in(const std::string& name, const Program& program, const CheckConfi
   } catch (const InternalError& e) {
     return fail(std::string("an evaluator failed an internal check: ") + e.what());
   } catch (const StackExhausted& e) {
+    return discard(e.what());
+  } catch (const BudgetExceeded& e) {
+    if (e.kind() == BudgetKind::Time) throw;  // ends the run (adlang check --timeout)
+    release_free_memory();
     return discard(e.what());
   }
 }

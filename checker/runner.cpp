@@ -4,6 +4,7 @@
 
 #include "checker/shrink.hpp"
 #include "checker/term_edit.hpp"
+#include "lang/resource_budget.hpp"
 #include "lang/stack.hpp"
 
 namespace adlang::checker {
@@ -39,6 +40,7 @@ RunReport run_all(const RunOptions& options, const CheckConfig& config,
     auto start = std::chrono::steady_clock::now();
     std::uint64_t done = 0;
     for (std::uint64_t i = options.shard_index; i < options.count; i += options.shard_count) {
+      check_resources();  // the time budget (adlang check --timeout) ends the run here
       Program program = generate_program(options.seed, i, gen);
       std::uint64_t cs = case_seed(options.seed, i);
       Outcome o = run_property(*p, program, config, cs);

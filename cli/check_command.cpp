@@ -7,9 +7,11 @@
 
 #include "checker/runner.hpp"
 #include "checker/term_edit.hpp"
+#include "cli/check_ranks.hpp"
 #include "cli/checker_commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/json.hpp"
+#include "lang/resource_budget.hpp"
 #include "lang/stack.hpp"
 
 namespace adlang {
@@ -36,7 +38,7 @@ std::string indent(const std::string& text, const std::string& by) {
   return out;
 }
 
-std::string reproduce_line(const CheckOptions& o, const checker::Counterexample& c) {
+std::string reproduce_line(const CheckOptions& o, const RenderedCounterexample& c) {
   std::string s = "adlang check --property " + c.property + " --seed " + std::to_string(c.seed) +
                   " --count " + std::to_string(c.index + 1);
   if (o.max_size) s += " --max-size " + std::to_string(o.max_size);
@@ -60,15 +62,17 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
   ro.count = opts.count;
   ro.seed = opts.seed;
   ro.max_size = opts.max_size;
-  ro.shard_index = opts.shard_index;
-  ro.shard_count = opts.shard_count;
+  // Under mpirun, rank r of N runs the shard r/N of the shard asked for (cli/check_ranks.hpp).
+  const CheckRanks ranks = check_ranks();
+  ro.shard_index = opts.shard_index + opts.shard_count * unsigned(ranks.rank);
+  ro.shard_count = opts.shard_count * unsigned(ranks.size);
   checker::CheckConfig config;
   config.precision = opts.precision;
   config.predicates = opts.predicates;
   config.den_predicates = opts.predicates;
   config.linear_r = opts.linear_r;
 
-  bool tty = opts.progress && isatty(STDERR_FILENO);
+  bool tty = opts.progress && ranks.rank == 0 && isatty(STDERR_FILENO);
   auto last = std::chrono::steady_clock::now();
   checker::ProgressFn progress;
   if (tty) {
@@ -89,12 +93,23 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
     for (const PropertyInfo& p : all_properties())
       names += std::string(names.empty() ? "" : ", ") + p.name;
     err << "adlang: error: " << e.what() << "\nnote: the properties are " << names << "\n";
-    return kExitUsage;
+    return abort_ranks(ranks, kExitUsage);
+  } catch (const BudgetExceeded& e) {
+    err << "adlang: error: undefined: " << e.what() << "\n";
+    for (const std::string& n : e.notes())
+      err << "note: " << n << "\n";
+    return abort_ranks(ranks, kExitUndefined);
   } catch (const std::exception& e) {
     err << "adlang: internal error: " << e.what() << "\n";
-    return kExitInternalError;
+    return abort_ranks(ranks, kExitInternalError);
   }
-  if (!report.passed()) code = kExitCheckFailed;
+  std::vector<RenderedCounterexample> counterexamples;
+  for (const auto& c : report.counterexamples)
+    counterexamples.push_back(render(c));
+  merge_ranks(ranks, report.properties, counterexamples);
+  if (ranks.rank != 0) return kExitOk;  // rank 0 prints the merged report
+  if (!counterexamples.empty()) code = kExitCheckFailed;
+  const bool passed = counterexamples.empty();
 
   if (opts.json) {
     out << "{\"seed\": " << opts.seed << ", \"count\": " << opts.count << ", \"shard\": \""
@@ -102,7 +117,7 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
         << "\", \"precision\": " << json::quote(to_string(opts.precision)) << ", \"predicates\": "
         << json::quote(opts.predicates == PredicateMode::Total ? "total" : "strict")
         << ", \"ad\": " << json::quote(opts.linear_r ? "linear" : "paper")
-        << ", \"passed\": " << (report.passed() ? "true" : "false") << ", \"properties\": [";
+        << ", \"passed\": " << (passed ? "true" : "false") << ", \"properties\": [";
     for (std::size_t i = 0; i < report.properties.size(); ++i) {
       const auto& p = report.properties[i];
       out << (i ? ", " : "") << "{\"name\": " << json::quote(p.name) << ", \"tried\": " << p.tried
@@ -111,14 +126,12 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
           << ", \"seconds\": " << p.seconds << "}";
     }
     out << "], \"counterexamples\": [";
-    for (std::size_t i = 0; i < report.counterexamples.size(); ++i) {
-      const auto& c = report.counterexamples[i];
+    for (std::size_t i = 0; i < counterexamples.size(); ++i) {
+      const auto& c = counterexamples[i];
       out << (i ? ", " : "") << "{\"property\": " << json::quote(c.property)
           << ", \"seed\": " << c.seed << ", \"index\": " << c.index
-          << ", \"program\": " << json::quote(checker::program_text(c.shrunk))
-          << ", \"nodes\": " << checker::node_count(c.shrunk.term)
-          << ", \"env\": " << json::quote(checker::env_arguments(c.shrunk.inputs))
-          << ", \"detail\": " << json::quote(c.detail)
+          << ", \"program\": " << json::quote(c.program) << ", \"nodes\": " << c.nodes
+          << ", \"env\": " << json::quote(c.env) << ", \"detail\": " << json::quote(c.detail)
           << ", \"reproduce\": " << json::quote(reproduce_line(opts, c)) << "}";
     }
     out << "]}\n";
@@ -134,15 +147,14 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
         << rpad(std::to_string(p.failed), 8) << rpad(std::to_string(p.both_undefined), 12)
         << rpad(std::to_string(p.discarded), 11) << rpad(rate.str(), 9) << "\n";
   }
-  for (const auto& c : report.counterexamples) {
+  for (const auto& c : counterexamples) {
     out << "\nFAILED " << c.property << " (program " << c.index << " of seed " << c.seed
-        << "; shrunk in " << c.shrink_steps << " steps to " << checker::node_count(c.shrunk.term)
-        << " nodes):\n";
-    out << indent(checker::program_text(c.shrunk), "    ");
+        << "; shrunk in " << c.shrink_steps << " steps to " << c.nodes << " nodes):\n";
+    out << indent(c.program, "    ");
     out << "  differing results:\n" << indent(c.detail, "    ");
     out << "  reproduce: " << reproduce_line(opts, c) << "\n";
   }
-  out << (report.passed() ? "all properties passed\n" : "some properties FAILED\n");
+  out << (passed ? "all properties passed\n" : "some properties FAILED\n");
   return code;
 }
 

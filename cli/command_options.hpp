@@ -20,9 +20,10 @@ enum class AdMode {
 };
 
 // The default R step budgets: the paper's R needs ~2^n steps for n nested lets, so its budget
-// stops runaway nesting early; the linear R's work is linear in the trace, and its budget is a
+// stops runaway nesting early (250,000 steps and the evaluation of their output take about 3 s
+// here: docs/robustness.md); the linear R's work is linear in the trace, and its budget is a
 // memory guard.
-inline constexpr std::uint64_t kPaperDerivativeSteps = 1'000'000;
+inline constexpr std::uint64_t kPaperDerivativeSteps = 250'000;
 inline constexpr std::uint64_t kLinearDerivativeSteps = 200'000'000;
 
 struct CommonOptions {
@@ -33,16 +34,25 @@ struct CommonOptions {
   std::uint64_t fuel = EvalOptions{}.fuel;
   std::optional<std::uint64_t> unfold;
   std::uint64_t max_trace = EvalOptions{}.max_trace_nodes;
+  std::uint64_t max_rd_nesting = EvalOptions{}.max_rd_nesting;
   std::optional<std::uint64_t> max_derivative_steps;  // default: by `ad`, as above
   AdMode ad = AdMode::Linear;
   bool json = false;
 };
 
+// The default trace budget of the commands that print the trace (trace, diff): printing costs
+// several microseconds per trace step, so a trace of 500,000 steps prints in about 4 s here
+// (docs/robustness.md). `run` keeps EvalOptions' budget: it evaluates traces, it does not print
+// them.
+inline constexpr std::uint64_t kPrintedTraceSteps = 500'000;
+
 struct TraceOptions : CommonOptions {
+  TraceOptions() { max_trace = kPrintedTraceSteps; }
   PrintStyle style = PrintStyle::Concrete;
 };
 
 struct DiffOptions : CommonOptions {
+  DiffOptions() { max_trace = kPrintedTraceSteps; }
   std::string wrt;
   std::optional<std::string> dir;  // the cotangent; defaults to 1 for a real result
   PrintStyle style = PrintStyle::Concrete;

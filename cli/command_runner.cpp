@@ -6,6 +6,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/json.hpp"
 #include "lang/diagnostics.hpp"
+#include "lang/resource_budget.hpp"
 #include "lang/stack.hpp"
 #include "lang/term_size.hpp"
 
@@ -47,6 +48,7 @@ EvalOptions eval_options(const CommonOptions& opts) {
   e.fuel = opts.fuel;
   e.unfold = opts.unfold;
   e.max_trace_nodes = opts.max_trace;
+  e.max_rd_nesting = opts.max_rd_nesting;
   e.reverse_deriv = opts.ad == AdMode::Linear ? &linear_reverse_deriv : &reverse_deriv;
   e.max_derivative_steps = opts.max_derivative_steps.value_or(
       opts.ad == AdMode::Linear ? kLinearDerivativeSteps : kPaperDerivativeSteps);
@@ -74,6 +76,12 @@ int run_guarded(bool json, std::ostream& out, std::ostream& err, std::shared_ptr
                         " (the evaluator's stack is exhausted; the recursion may not "
                         "terminate)\n";
       report(json, out, err, "undefined", msg);
+      code = kExitUndefined;
+    } catch (const BudgetExceeded& e) {
+      std::string msg = std::string("adlang: error: undefined: ") + e.what() + "\n";
+      for (const std::string& n : e.notes())
+        msg += "note: " + n + "\n";
+      report(json, out, err, "resources", msg);
       code = kExitUndefined;
     } catch (const std::bad_alloc&) {
       report(json, out, err, "resources",

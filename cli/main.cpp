@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/pyrewrite_command.hpp"
+#include "cli/resource_options.hpp"
 
 namespace {
 
@@ -32,8 +33,11 @@ void add_common(CLI::App& cmd, CommonOptions& o, std::string& precision, std::st
                  "evaluate in the limited language of Fig. 8: every letrec is letrec_N");
   cmd.add_option("--max-trace", o.max_trace, "trace steps allowed before giving up")
       ->capture_default_str();
+  cmd.add_option("--max-rd-nesting", o.max_rd_nesting,
+                 "rd redexes evaluated one inside another before giving up")
+      ->capture_default_str();
   cmd.add_option("--max-derivative-steps", o.max_derivative_steps,
-                 "steps of R allowed before giving up (default 1000000 with --ad=paper, "
+                 "steps of R allowed before giving up (default 250000 with --ad=paper, "
                  "200000000 with --ad=linear)");
   cmd.add_flag("--json", o.json, "machine-readable output");
   // --ad: which R differentiates traces (issue 5).
@@ -106,6 +110,13 @@ int main(int argc, char** argv) {
   // adlang den / adlang check (cli/checker_commands.hpp): set their exit code when they run.
   int checker_exit = -1;
   register_checker_commands(app, checker_exit);
+
+  // The memory and time budgets of every subcommand (docs/robustness.md); only one parses.
+  ResourceOptions budget;
+  for (const char* name : {"run", "trace", "diff", "den", "check"})
+    add_resource_options(*app.get_subcommand(name), budget);
+  for (const char* name : {"fmt", "pyrewrite"})
+    add_resource_options(*app.get_subcommand(name), budget, false);
 
   try {
     app.parse(argc, argv);

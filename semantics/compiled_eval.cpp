@@ -15,6 +15,7 @@
 
 #include "ad/linear_reverse_deriv.hpp"
 #include "lang/diagnostics.hpp"
+#include "lang/resource_budget.hpp"
 #include "lang/stack.hpp"
 #include "semantics/op_eval.hpp"
 #include "semantics/ordinary_eval.hpp"
@@ -902,6 +903,7 @@ class Machine {
   std::int32_t push_op(Code code, std::uint32_t op, const S* x, const std::int32_t* ids,
                        std::size_t n, std::size_t nout) {
     if (tape_size_ >= cx_.options.max_trace_nodes) throw NotTapeable{};
+    if ((tape_size_ & 0xfff) == 0) check_resources();
     ++tape_size_;
     *tape_ops_.push(1) = TapeOp{code, op};
     std::int32_t* to = tape_ids_.push(n);

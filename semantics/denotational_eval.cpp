@@ -4,6 +4,7 @@
 #include <string>
 
 #include "lang/diagnostics.hpp"
+#include "lang/resource_budget.hpp"
 #include "lang/stack.hpp"
 #include "semantics/tagged_dual.hpp"
 
@@ -364,6 +365,7 @@ class Denotation {
       for (const FunDef& d : p->group->defs) {
         if (d.name != c.fun) continue;
         if (p->level == 0) throw ApproximantExhausted{c.fun, loc};
+        check_resources();
         if (fuel_left_ == 0) {
           throw Undefined(UndefinedKind::Fuel, loc,
                           "out of fuel after " + std::to_string(stats_.calls) +

@@ -35,6 +35,10 @@ struct EvalOptions {
   std::uint64_t max_derivative_steps = 1'000'000;
   // Trace-term nodes symbolic evaluation may build in one run (memory guard).
   std::uint64_t max_trace_nodes = 30'000'000;
+  // rd redexes symbolically evaluated inside one another (each nested rd traces its body and
+  // differentiates the trace: a recursion through a derivative nests without end). The
+  // denotational evaluator's tags allow 63 levels; the same order of magnitude here.
+  std::uint64_t max_rd_nesting = 64;
   ReverseDerivFn reverse_deriv = &adlang::reverse_deriv;
 };
 
@@ -46,6 +50,7 @@ struct EvalContext {
   std::uint64_t calls = 0;        // function calls made
   ReverseDerivStats derivative;   // R steps used
   std::uint64_t trace_nodes = 0;  // trace bindings and redexes recorded by symbolic evaluation
+  std::uint64_t rd_depth = 0;     // rd redexes being symbolically evaluated, one inside another
 
   std::uint64_t derivative_steps_left() const {
     std::uint64_t used = derivative.clause_steps;

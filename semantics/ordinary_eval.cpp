@@ -3,6 +3,7 @@
 #include <string>
 
 #include "lang/diagnostics.hpp"
+#include "lang/resource_budget.hpp"
 #include "lang/stack.hpp"
 #include "semantics/symbolic_eval.hpp"
 
@@ -62,6 +63,7 @@ Value<S> close_value(const Term& v, const ValueEnv<S>& rho) {
 
 const FunFrame* enter_call(const Closure& clo, FunFrame& scratch, EvalContext& cx, SourceLoc loc) {
   internal_check(clo.def != nullptr, "call of an unbound function");
+  check_resources();
   if (cx.fuel_left == 0) {
     throw Undefined(UndefinedKind::Fuel, loc,
                     "out of fuel after " + std::to_string(cx.calls) + " function calls in '" +

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "lang/diagnostics.hpp"
+#include "lang/resource_budget.hpp"
 #include "lang/stack.hpp"
 #include "semantics/compiled_eval.hpp"
 #include "semantics/ordinary_eval.hpp"
@@ -189,6 +190,7 @@ class SymbolicEval {
   }
 
   void count_trace_node(SourceLoc loc) {
+    check_resources();
     if (++cx_.trace_nodes > cx_.options.max_trace_nodes) {
       throw Undefined(
           UndefinedKind::TraceSize, loc,
@@ -365,7 +367,26 @@ class SymbolicEval {
     throw InternalError("internal error: symbolic evaluation of a non-redex");
   }
 
+  // One more rd redex inside those being evaluated (--max-rd-nesting).
+  struct RdNesting {
+    RdNesting(EvalContext& cx, SourceLoc loc) : cx_(cx) {
+      if (cx_.rd_depth >= cx_.options.max_rd_nesting) {
+        throw Undefined(UndefinedKind::Depth, loc,
+                        "derivatives are nested more than " +
+                            std::to_string(cx_.options.max_rd_nesting) + " levels deep",
+                        {"a recursion through a derivative may not terminate; raise the limit "
+                         "with --max-rd-nesting N"});
+      }
+      ++cx_.rd_depth;
+    }
+    ~RdNesting() { --cx_.rd_depth; }
+    RdNesting(const RdNesting&) = delete;
+    RdNesting& operator=(const RdNesting&) = delete;
+    EvalContext& cx_;
+  };
+
   Traced<S> rd(const Rd& r, const FunFrame* phi) {
+    RdNesting nesting(cx_, r.loc());
     Type t = r.point.type();
     rho_.push(r.var, close_value(r.point, rho_));
     Term c = sym(r.body, phi).trace;

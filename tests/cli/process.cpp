@@ -1,9 +1,11 @@
 #include "cli/process.hpp"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -39,6 +41,7 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
   if (write(in_fd, stdin_text.data(), stdin_text.size()) != static_cast<ssize_t>(stdin_text.size()))
     throw std::runtime_error("write failed");
   lseek(in_fd, 0, SEEK_SET);
+  auto start = std::chrono::steady_clock::now();
   pid_t pid = fork();
   if (pid == 0) {
     dup2(in_fd, 0);
@@ -54,8 +57,13 @@ ProcessResult run_process(const std::string& program, const std::vector<std::str
     _exit(127);
   }
   int status = 0;
-  waitpid(pid, &status, 0);
+  struct rusage usage {};
+  wait4(pid, &status, 0, &usage);
   ProcessResult r;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.peak_bytes = std::uint64_t(usage.ru_maxrss) * 1024;
+  r.cpu_seconds = double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                  double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   lseek(out_fd, 0, SEEK_SET);
   lseek(err_fd, 0, SEEK_SET);

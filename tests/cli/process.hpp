@@ -2,6 +2,7 @@
 // exit code.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,9 @@ namespace adlang::test {
 struct ProcessResult {
   int exit_code = -1;
   std::string out, err;
+  double seconds = 0;            // wall time
+  double cpu_seconds = 0;        // user + system time of the process
+  std::uint64_t peak_bytes = 0;  // peak resident memory of the process
 };
 
 // The adlang binary under test (ADLANG_BINARY, set by CTest).

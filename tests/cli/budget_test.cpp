@@ -1,0 +1,137 @@
+// The resource budgets (docs/robustness.md): programs that do not terminate through a
+// derivative, huge traces and doubly exponential nesting of Fig. 6's R answer undefined within
+// 10 s and within the memory budget under the defaults; --max-memory and --timeout are reported
+// as undefined, naming the budget and the flag that raises it.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cli/process.hpp"
+#include "lang/resource_budget.hpp"
+
+namespace adlang::test {
+namespace {
+
+std::string program(const std::string& name) {
+  return std::string(ADLANG_SOURCE_DIR) + "/tests/cli/budget/" + name;
+}
+
+// The time bound of the defaults is for the Release build on this machine, in CPU time (the
+// machine is shared: wall time also measures the other jobs; a hang is caught by kWallSeconds);
+// sanitizers make the same work several times slower, so there the bound only catches a hang.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr double kSeconds = 60;
+#else
+constexpr double kSeconds = 10;
+#endif
+constexpr double kWallSeconds = 120;
+
+ProcessResult adlang(std::vector<std::string> args) {
+  return run_process(adlang_binary(), args);
+}
+
+void expect_undefined_within_budget(const ProcessResult& r, const std::string& reason) {
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find(reason), std::string::npos) << r.err;
+  EXPECT_LT(r.cpu_seconds, kSeconds);
+  EXPECT_LT(r.seconds, kWallSeconds);
+  EXPECT_LT(r.peak_bytes, default_memory_budget());
+}
+
+TEST(Budgets, NonTerminatingThroughGradIsUndefined) {
+  for (const char* pred : {"strict", "total"}) {
+    for (const char* file : {"grad_loop.ad", "grad_loop_total.ad", "grad_loop_rd.ad"}) {
+      SCOPED_TRACE(std::string(file) + " --predicates " + pred);
+      ProcessResult r = adlang({"run", program(file), "--env", "x=1", "--predicates", pred});
+      expect_undefined_within_budget(r, "--max-rd-nesting");
+      // The same family under the other commands.
+      expect_undefined_within_budget(
+          adlang({"trace", program(file), "--env", "x=1", "--predicates", pred}),
+          "--max-rd-nesting");
+      expect_undefined_within_budget(
+          adlang({"run", program(file), "--env", "x=1", "--predicates", pred, "--ad", "paper"}),
+          "undefined");
+    }
+  }
+}
+
+TEST(Budgets, NonTerminatingThroughGradIsUndefinedInTheDenotation) {
+  ProcessResult r = adlang({"den", program("grad_loop.ad"), "--env", "x=1"});
+  expect_undefined_within_budget(r, "undefined");
+}
+
+TEST(Budgets, MillionStepTraceReportsItsBudget) {
+  ProcessResult r = adlang({"trace", program("million_step_trace.ad"), "--env", "n=1000000"});
+  expect_undefined_within_budget(r, "--max-trace");
+  // run evaluates the same million steps without printing them.
+  r = adlang({"run", program("million_step_trace.ad"), "--env", "n=1000000"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_LT(r.cpu_seconds, kSeconds);
+}
+
+TEST(Budgets, DoublyExponentialPaperNestingReportsItsBudget) {
+  ProcessResult r = adlang({"run", program("paper_nesting.ad"), "--env", "x=0.7", "--ad", "paper"});
+  expect_undefined_within_budget(r, "--max-derivative-steps");
+  // The linear R answers the same program.
+  r = adlang({"run", program("paper_nesting.ad"), "--env", "x=0.7"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_LT(r.cpu_seconds, kSeconds);
+}
+
+TEST(Budgets, MemoryBudgetIsReportedAsUndefined) {
+  ProcessResult r = adlang({"trace", program("long_trace.ad"), "--env", "n=100000000",
+                            "--max-trace", "1000000000", "--max-memory", "150M"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("the memory budget of 150 MiB is exhausted"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--max-memory"), std::string::npos) << r.err;
+  // Reported within a few seconds of crossing it: far below where it would have gone.
+  EXPECT_LT(r.peak_bytes, std::uint64_t(700) << 20);
+  r = adlang({"trace", program("long_trace.ad"), "--env", "n=100000000", "--max-trace",
+              "1000000000", "--max-memory", "150M", "--json"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("\"kind\": \"resources\""), std::string::npos) << r.out;
+}
+
+TEST(Budgets, TimeoutIsReportedAsUndefined) {
+  for (const char* cmd : {"run", "trace", "den"}) {
+    SCOPED_TRACE(cmd);
+    ProcessResult r =
+        adlang({cmd, program("long_trace.ad"), "--env", "n=1e12", "--fuel", "100000000000000",
+                "--max-trace", "100000000000000", "--max-memory", "0", "--timeout", "1"});
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("the time budget of 1 s is exhausted"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--timeout"), std::string::npos) << r.err;
+    EXPECT_LT(r.seconds, 30);  // 1 s, plus start-up and unwinding on a shared machine
+  }
+  ProcessResult r = adlang({"check", "--count", "100000000", "--timeout", "1", "--no-progress"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("the time budget of 1 s is exhausted"), std::string::npos) << r.err;
+}
+
+TEST(Budgets, BadBudgetsAreUsageErrors) {
+  for (const char* bad : {"abc", "12Q", "-5M", "150%"}) {
+    ProcessResult r = adlang({"run", program("grad_loop.ad"), "--env", "x=1", "--max-memory", bad});
+    EXPECT_EQ(r.exit_code, 2) << bad << r.err;
+  }
+  ProcessResult r = adlang({"run", program("grad_loop.ad"), "--env", "x=1", "--timeout", "-1"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+}
+
+TEST(Budgets, MemorySizes) {
+  EXPECT_EQ(parse_memory_size("512M"), std::uint64_t(512) << 20);
+  EXPECT_EQ(parse_memory_size("4G"), std::uint64_t(4) << 30);
+  EXPECT_EQ(parse_memory_size("2GiB"), std::uint64_t(2) << 30);
+  EXPECT_EQ(parse_memory_size("1.5K"), 1536u);
+  EXPECT_EQ(parse_memory_size("100"), 100u);
+  EXPECT_EQ(parse_memory_size("100%"), physical_memory_bytes());
+  EXPECT_THROW(parse_memory_size("G"), std::invalid_argument);
+  EXPECT_THROW(parse_memory_size("1X"), std::invalid_argument);
+  EXPECT_EQ(format_memory_size(std::uint64_t(300) << 20), "300 MiB");
+  EXPECT_EQ(format_memory_size(std::uint64_t(3) << 29), "1.5 GiB");
+  EXPECT_GE(default_memory_budget(), std::uint64_t(256) << 20);
+  EXPECT_LE(default_memory_budget(), physical_memory_bytes());
+}
+
+}  // namespace
+}  // namespace adlang::test
