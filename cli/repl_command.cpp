@@ -67,6 +67,7 @@ int repl_command(std::istream& in, std::ostream& out, std::ostream& err) {
     int code = session.handle(input);
     if (code != kExitOk && first_failure == kExitOk) first_failure = code;
   }
+  if (terminal) clear_history();
   // On a terminal, errors were seen as they happened; a script reports its first failure.
   return terminal ? kExitOk : first_failure;
 }
