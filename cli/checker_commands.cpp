@@ -40,6 +40,10 @@ void add_den(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   den->add_option("--fuel", st->opts.fuel, "function calls allowed before giving up")
       ->capture_default_str();
+  st->opts.max_rd_nesting = DenotationOptions{}.max_rd_nesting;
+  den->add_option("--max-rd-nesting", st->opts.max_rd_nesting,
+                  "differentiation levels nested inside one another (each doubles the cost)")
+      ->capture_default_str();
   den->add_flag("--json", st->opts.json, "machine-readable output");
   den->callback([st, &exit_code] {
     st->opts.precision = parse_precision(st->precision).value_or(Precision::Double);

@@ -20,6 +20,7 @@ int den_command(const DenOptions& opts, std::ostream& out, std::ostream& err) {
       o.predicates = opts.predicates;
       o.unfold = opts.unfold;
       o.fuel = opts.fuel;
+      o.max_rd_nesting = opts.max_rd_nesting;
       o.max_approximant = opts.max_approximant;
       DenotationStats stats;
       Value<S> v = denote(p->term, gamma, o, &stats);

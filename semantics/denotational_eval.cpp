@@ -383,10 +383,12 @@ class Denotation {
   }
 
   unsigned enter_level(SourceLoc loc) {
-    if (level_ + 1 >= kMaxTags) {
-      throw Undefined(
-          UndefinedKind::Depth, loc,
-          "differentiation is nested more than " + std::to_string(kMaxTags - 1) + " levels deep");
+    const std::uint64_t max = std::min<std::uint64_t>(kMaxTags - 1, options_.max_rd_nesting);
+    if (level_ >= max) {
+      throw Undefined(UndefinedKind::Depth, loc,
+                      "differentiation is nested more than " + std::to_string(max) + " levels deep",
+                      {"each level doubles the cost of the denotation's arithmetic; raise the "
+                       "limit with --max-rd-nesting N (at most 63)"});
     }
     return level_++;
   }

@@ -49,6 +49,10 @@ struct DenotationOptions {
   std::uint64_t max_approximant = std::uint64_t(1) << 16;
   // Function calls allowed over all attempts; running out is reported (UndefinedKind::Fuel).
   std::uint64_t fuel = 10'000'000;
+  // Differentiation levels (tags) nested inside one another. A number carries 2^k parts at
+  // level k, so each level doubles the cost of every operation below it; 16 levels (65,536
+  // parts) is where a recursion through a derivative is reported (docs/robustness.md).
+  std::uint64_t max_rd_nesting = 16;
 };
 
 struct DenotationStats {
