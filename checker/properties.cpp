@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "ad/linear_reverse_deriv.hpp"
+#include "checker/graph_agrees.hpp"
 #include "checker/term_edit.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/free_vars.hpp"
@@ -38,6 +39,8 @@ const std::vector<PropertyInfo>& all_properties() {
       {"linear-r-size", "issue 5", "the linear R's output has at most 24 (|C| + |V| + |W|) nodes"},
       {"linear-r-nested", "issue 5 (eq. 6)",
        "U.fd_V(x. M) through the linear R agrees with central differences (50 digits)"},
+      {"graph-agrees", "thesis Secs. 3-5",
+       "the tagged dataflow graph (static, dynamic; 1 and 4 threads) = the compiled evaluator"},
   };
   return props;
 }
@@ -908,6 +911,8 @@ Outcome run_property(const PropertyInfo& p, const Program& program, const CheckC
       (prec == Precision::Double || prec == Precision::Exact))
     prec = Precision::Digits50;
   if (name == "exact-polynomial") prec = Precision::Exact;
+  // The graph computes in double, and must agree bit for bit (no confirmation step).
+  if (name == "graph-agrees") return graph_agrees(program, config);
   if (name != "exact-polynomial" && prec == Precision::Exact && !is_polynomial_term(program.term))
     return discard("exact rationals compute only the polynomial fragment");
   Outcome o = run_at(prec, name, program, config, case_seed);

@@ -38,6 +38,32 @@ struct CommonOptions {
   bool json = false;
 };
 
+// adlang run: which semantics evaluates the program (--engine) and the tagged graph's options.
+enum class RunEngine {
+  Compiled,      // the compiled evaluator (the default)
+  Reference,     // the reference evaluator (a walk over the term, rule by rule)
+  Graph,         // the tagged static dataflow graph (semantics/graph)
+  GraphDynamic,  // the graph with TensorFlow's dynamic calls (a body copy per call)
+};
+
+struct RunOptions : CommonOptions {
+  RunEngine engine = RunEngine::Compiled;
+  unsigned threads = 1;                  // --threads (graph engines)
+  std::uint64_t max_frames = 4'000'000;  // --max-frames (graph engines)
+  bool stats = false;                    // --stats (graph engines): counts on stderr
+};
+
+struct GraphCommandOptions {
+  std::string file;
+  std::string format = "dot";  // dot, svg, png
+  std::string output;          // -o; standard output for dot when empty
+  bool stats = false;          // also run the program and report execution counts
+  std::vector<std::string> env;
+  std::uint64_t fuel = EvalOptions{}.fuel;
+  std::uint64_t max_frames = 4'000'000;
+  PredicateMode predicates = PredicateMode::Strict;
+};
+
 struct TraceOptions : CommonOptions {
   PrintStyle style = PrintStyle::Concrete;
 };

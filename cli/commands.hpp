@@ -10,7 +10,11 @@
 namespace adlang {
 
 // adlang run: the value of the program (ordinary evaluation, Figs. 2-3).
-int run_command(const CommonOptions& opts, std::ostream& out, std::ostream& err);
+int run_command(const RunOptions& opts, std::ostream& out, std::ostream& err);
+
+// adlang graph: the program's tagged dataflow graph as DOT, SVG or PNG, with --stats the
+// graph's counts and those of one run.
+int graph_command(const GraphCommandOptions& opts, std::ostream& out, std::ostream& err);
 
 // adlang trace: the trace term of the program (symbolic evaluation, Figs. 4-5).
 int trace_command(const TraceOptions& opts, std::ostream& out, std::ostream& err);

@@ -65,10 +65,49 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "adlang 0.1.0");
 
-  CommonOptions run_opts;
+  RunOptions run_opts;
   std::string run_precision = "double", run_predicates = "strict", run_ad = "linear";
+  std::string run_engine = "compiled";
   CLI::App* run = app.add_subcommand("run", "evaluate a program (ordinary evaluation, Figs. 2-3)");
   add_common(*run, run_opts, run_precision, run_predicates, run_ad);
+  run->add_option("--engine", run_engine,
+                  "compiled: the compiled evaluator; reference: the term walker; graph: the "
+                  "tagged static dataflow graph; graph-dynamic: the graph with a body copy per "
+                  "call (TensorFlow's dynamic approach)")
+      ->check(CLI::IsMember({"compiled", "reference", "graph", "graph-dynamic"}))
+      ->default_str("compiled");
+  run->add_option("--threads", run_opts.threads, "worker threads of the graph engines")
+      ->capture_default_str();
+  run->add_option("--max-frames", run_opts.max_frames,
+                  "live activations (frames) the graph engines allow at once")
+      ->capture_default_str();
+  run->add_flag("--stats", run_opts.stats,
+                "graph engines: print frames, tokens and dead tokens to standard error");
+
+  GraphCommandOptions graph_opts;
+  std::string graph_predicates = "strict";
+  CLI::App* graph_cmd = app.add_subcommand(
+      "graph", "draw the program's tagged dataflow graph (Call/Return, Switch/Merge)");
+  graph_cmd->add_option("FILE", graph_opts.file, "the .ad program")->required();
+  graph_cmd->add_option("--format", graph_opts.format, "dot, svg or png")
+      ->check(CLI::IsMember({"dot", "svg", "png"}))
+      ->default_str("dot");
+  graph_cmd->add_option("-o,--output", graph_opts.output,
+                        "the output file (standard output for dot when omitted)");
+  graph_cmd->add_flag("--stats", graph_opts.stats,
+                      "print nodes by kind and call sites, and run the program once for "
+                      "frames, peak live frames, tokens and dead tokens");
+  graph_cmd
+      ->add_option("--env", graph_opts.env,
+                   "an input value, NAME=VALUE (inputs' types come from their values)")
+      ->type_name("NAME=VALUE");
+  graph_cmd->add_option("--fuel", graph_opts.fuel, "function calls allowed (--stats)")
+      ->capture_default_str();
+  graph_cmd->add_option("--max-frames", graph_opts.max_frames, "live frames allowed (--stats)")
+      ->capture_default_str();
+  graph_cmd->add_option("--predicates", graph_predicates, "strict or total (--stats)")
+      ->check(CLI::IsMember({"strict", "total"}))
+      ->default_str("strict");
 
   TraceOptions trace_opts;
   std::string trace_precision = "double", trace_predicates = "strict", trace_style = "concrete";
@@ -117,7 +156,16 @@ int main(int argc, char** argv) {
   if (checker_exit >= 0) return checker_exit;
   if (*run) {
     finish_common(run_opts, run_precision, run_predicates, run_ad);
+    run_opts.engine = run_engine == "reference"       ? RunEngine::Reference
+                      : run_engine == "graph"         ? RunEngine::Graph
+                      : run_engine == "graph-dynamic" ? RunEngine::GraphDynamic
+                                                      : RunEngine::Compiled;
     return run_command(run_opts, std::cout, std::cerr);
+  }
+  if (*graph_cmd) {
+    graph_opts.predicates =
+        graph_predicates == "total" ? PredicateMode::Total : PredicateMode::Strict;
+    return graph_command(graph_opts, std::cout, std::cerr);
   }
   if (*trace) {
     finish_common(trace_opts, trace_precision, trace_predicates, trace_ad);

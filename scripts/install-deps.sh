@@ -7,6 +7,7 @@ packages=(
   build-essential cmake pkg-config
   libboost-dev libeigen3-dev librapidcheck-dev libgtest-dev libcli11-dev
   libmpfr-dev libgmp-dev python3 python3-dev
+  graphviz libgraphviz-dev
 )
 
 missing=()

@@ -1,0 +1,110 @@
+#include "checker/graph_agrees.hpp"
+
+#include <cstring>
+#include <sstream>
+
+#include "ad/linear_reverse_deriv.hpp"
+#include "lang/diagnostics.hpp"
+#include "lang/stack.hpp"
+#include "semantics/compiled_eval.hpp"
+#include "semantics/graph/executor.hpp"
+#include "semantics/graph/lower.hpp"
+
+namespace adlang::checker {
+namespace {
+
+struct Run {
+  bool defined = false;
+  Value<double> value;
+  UndefinedKind kind = UndefinedKind::OpDomain;
+  std::string reason;
+};
+
+template <class F>
+Run attempt_run(F&& f) {
+  Run r;
+  try {
+    r.value = f();
+    r.defined = true;
+  } catch (const Undefined& e) {
+    r.kind = e.kind();
+    r.reason = std::string(to_string(e.kind())) + ": " + e.what();
+  }
+  return r;
+}
+
+bool same_bits(const Value<double>& a, const Value<double>& b) {
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
+}
+
+std::string show(const Run& r, Type t) {
+  if (!r.defined) return "undefined (" + r.reason + ")";
+  std::ostringstream o;
+  o.precision(17);
+  o << print_value<double>(t, r.value) << " [";
+  for (std::size_t i = 0; i < r.value.size(); ++i)
+    o << (i ? " " : "") << r.value[i];
+  o << "]";
+  return o.str();
+}
+
+}  // namespace
+
+Outcome graph_agrees(const Program& program, const CheckConfig& config) {
+  EvalOptions eo;
+  eo.predicates = config.predicates;
+  eo.evaluator = Evaluator::Compiled;
+  eo.fuel = config.fuel;
+  eo.max_trace_nodes = config.max_trace_nodes;
+  eo.reverse_deriv = &linear_reverse_deriv;
+  eo.max_derivative_steps = config.max_linear_derivative_steps;
+  Type t = program.term.type();
+
+  NameSupply names;
+  reserve_program_names(program, names);
+  Run compiled = attempt_run([&] {
+    ValueEnv<double> rho = value_env<double>(program.inputs);
+    EvalContext cx(eo, names);
+    return compiled_eval(program.term, rho, cx);
+  });
+  if (!compiled.defined && compiled.kind == UndefinedKind::TraceSize)
+    return Outcome{Verdict::Discard, compiled.reason};
+
+  std::vector<std::pair<Name, Type>> inputs;
+  std::vector<Value<double>> values;
+  for (const Input& in : program.inputs) {
+    inputs.emplace_back(in.name, in.type);
+    values.push_back(input_value<double>(in));
+  }
+  graph::Graph g = graph::lower_to_graph(program.term, inputs);
+  graph::verify(g);
+
+  struct Variant {
+    const char* name;
+    graph::Engine engine;
+    unsigned threads;
+  };
+  const Variant variants[] = {{"static graph, 1 thread", graph::Engine::Static, 1},
+                              {"static graph, 4 threads", graph::Engine::Static, 4},
+                              {"dynamic graph, 1 thread", graph::Engine::Dynamic, 1},
+                              {"dynamic graph, 4 threads", graph::Engine::Dynamic, 4}};
+  for (const Variant& v : variants) {
+    graph::GraphOptions go;
+    go.engine = v.engine;
+    go.threads = v.threads;
+    go.eval = eo;
+    NameSupply gnames;
+    reserve_program_names(program, gnames);
+    Run r = attempt_run([&] { return graph::run_graph(g, values, go, gnames); });
+    bool agree = compiled.defined ? (r.defined && same_bits(r.value, compiled.value))
+                                  : (!r.defined && r.kind == compiled.kind);
+    if (!agree) {
+      return Outcome{Verdict::Fail, std::string("compiled evaluator: ") + show(compiled, t) + "\n" +
+                                        v.name + ": " + show(r, t)};
+    }
+  }
+  return Outcome{compiled.defined ? Verdict::Pass : Verdict::BothUndefined, ""};
+}
+
+}  // namespace adlang::checker
