@@ -84,15 +84,24 @@ Outcome graph_agrees(const Program& program, const CheckConfig& config) {
     const char* name;
     graph::Engine engine;
     unsigned threads;
+    graph::Deadness deadness;
   };
-  const Variant variants[] = {{"static graph, 1 thread", graph::Engine::Static, 1},
-                              {"static graph, 4 threads", graph::Engine::Static, 4},
-                              {"dynamic graph, 1 thread", graph::Engine::Dynamic, 1},
-                              {"dynamic graph, 4 threads", graph::Engine::Dynamic, 4}};
+  using graph::Deadness;
+  using graph::Engine;
+  const Variant variants[] = {
+      {"static graph, 1 thread", Engine::Static, 1, Deadness::Elide},
+      {"static graph, 4 threads", Engine::Static, 4, Deadness::Elide},
+      {"static graph, 1 thread, dead tokens propagated", Engine::Static, 1, Deadness::Propagate},
+      {"static graph, 4 threads, dead tokens propagated", Engine::Static, 4,
+       Deadness::Propagate},
+      {"dynamic graph, 1 thread", Engine::Dynamic, 1, Deadness::Elide},
+      {"dynamic graph, 4 threads, dead tokens propagated", Engine::Dynamic, 4,
+       Deadness::Propagate}};
   for (const Variant& v : variants) {
     graph::GraphOptions go;
     go.engine = v.engine;
     go.threads = v.threads;
+    go.deadness = v.deadness;
     go.eval = eo;
     NameSupply gnames;
     reserve_program_names(program, gnames);

@@ -51,6 +51,7 @@ struct RunOptions : CommonOptions {
   unsigned threads = 1;                  // --threads (graph engines)
   std::uint64_t max_frames = 4'000'000;  // --max-frames (graph engines)
   bool stats = false;                    // --stats (graph engines): counts on stderr
+  bool propagate_dead = false;           // --deadness propagate (graph engines)
 };
 
 struct GraphCommandOptions {
@@ -62,6 +63,7 @@ struct GraphCommandOptions {
   std::uint64_t fuel = EvalOptions{}.fuel;
   std::uint64_t max_frames = 4'000'000;
   PredicateMode predicates = PredicateMode::Strict;
+  bool propagate_dead = false;
 };
 
 struct TraceOptions : CommonOptions {

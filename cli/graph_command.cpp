@@ -65,6 +65,7 @@ int graph_command(const GraphCommandOptions& opts, std::ostream& out, std::ostre
     if (opts.stats) {
       graph::GraphOptions go;
       go.max_frames = opts.max_frames;
+      go.deadness = opts.propagate_dead ? graph::Deadness::Propagate : graph::Deadness::Elide;
       go.eval = eval_options(ro);
       graph::GraphStats stats;
       try {

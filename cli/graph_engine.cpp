@@ -29,6 +29,7 @@ int run_on_graph(const RunOptions& opts, std::ostream& out, std::ostream& err,
       opts.engine == RunEngine::GraphDynamic ? graph::Engine::Dynamic : graph::Engine::Static;
   go.threads = opts.threads;
   go.max_frames = opts.max_frames;
+  go.deadness = opts.propagate_dead ? graph::Deadness::Propagate : graph::Deadness::Elide;
   go.eval = eval_options(opts);
   graph::GraphStats stats;
   Value<double> v;

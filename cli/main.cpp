@@ -81,6 +81,12 @@ int main(int argc, char** argv) {
   run->add_option("--max-frames", run_opts.max_frames,
                   "live activations (frames) the graph engines allow at once")
       ->capture_default_str();
+  std::string run_deadness = "elide";
+  run->add_option("--deadness", run_deadness,
+                  "graph engines: propagate: the untaken branch receives dead tokens (the "
+                  "thesis's Sec. 3.2 literally); elide: the same result without them")
+      ->check(CLI::IsMember({"propagate", "elide"}))
+      ->default_str("elide");
   run->add_flag("--stats", run_opts.stats,
                 "graph engines: print frames, tokens and dead tokens to standard error");
 
@@ -105,6 +111,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   graph_cmd->add_option("--max-frames", graph_opts.max_frames, "live frames allowed (--stats)")
       ->capture_default_str();
+  std::string graph_deadness = "elide";
+  graph_cmd->add_option("--deadness", graph_deadness, "propagate or elide (--stats)")
+      ->check(CLI::IsMember({"propagate", "elide"}))
+      ->default_str("elide");
   graph_cmd->add_option("--predicates", graph_predicates, "strict or total (--stats)")
       ->check(CLI::IsMember({"strict", "total"}))
       ->default_str("strict");
@@ -160,11 +170,13 @@ int main(int argc, char** argv) {
                       : run_engine == "graph"         ? RunEngine::Graph
                       : run_engine == "graph-dynamic" ? RunEngine::GraphDynamic
                                                       : RunEngine::Compiled;
+    run_opts.propagate_dead = run_deadness == "propagate";
     return run_command(run_opts, std::cout, std::cerr);
   }
   if (*graph_cmd) {
     graph_opts.predicates =
         graph_predicates == "total" ? PredicateMode::Total : PredicateMode::Strict;
+    graph_opts.propagate_dead = graph_deadness == "propagate";
     return graph_command(graph_opts, std::cout, std::cerr);
   }
   if (*trace) {

@@ -547,11 +547,23 @@ class Executor {
       return;
     }
     f->slots[n.slot + input] = t;
+    std::int32_t arrived = 1;
+    if (n.kind == NodeKind::Merge && input == 2 && o_.deadness == Deadness::Elide) {
+      // The predicate tells which branch input will never come: count it (both, unless the
+      // predicate is live) as arrived dead.
+      arrived = t.state == State::Live ? 2 : 3;
+      if (t.state == State::Live) {
+        f->slots[n.slot + (t.value != 0 ? 1 : 0)] = Token::dead();
+      } else {
+        f->slots[n.slot] = f->slots[n.slot + 1] = Token::dead();
+      }
+      add_live(f, arrived - 1);  // the inputs counted as arrived are released when it fires
+    }
     bool ready;
     if constexpr (Threaded) {
-      ready = f->pending[m].fetch_sub(1, std::memory_order_acq_rel) == 1;
+      ready = f->pending[m].fetch_sub(arrived, std::memory_order_acq_rel) == arrived;
     } else {
-      ready = --f->pending[m] == 0;
+      ready = (f->pending[m] -= arrived) == 0;
     }
     if (ready) push(w, It{f, node, Token::dead()});
   }
@@ -697,6 +709,7 @@ class Executor {
       const Token& d = in[0];
       const Token& p = in[1];
       if (p.state != State::Live || d.state == State::Dead) {
+        if (o_.deadness == Deadness::Elide) return;
         ++w.c->dead;
         emit(w, f, n, 0, Token::dead());
         emit(w, f, n, 1, Token::dead());
@@ -704,7 +717,7 @@ class Executor {
       }
       bool taken = p.value != 0;
       emit(w, f, n, taken ? 0 : 1, d);
-      emit(w, f, n, taken ? 1 : 0, Token::dead());
+      if (o_.deadness == Deadness::Propagate) emit(w, f, n, taken ? 1 : 0, Token::dead());
       return;
     }
     const Token& p = in[2];

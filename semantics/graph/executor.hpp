@@ -32,9 +32,23 @@ namespace adlang::graph {
 
 enum class Engine { Static, Dynamic };
 
+// How the untaken side of a conditional is handled (docs/graph.md).
+enum class Deadness {
+  // Sec. 3.2 literally: the untaken branch receives dead tokens, every node in it forwards
+  // them, a dead control Call sends them to its Returns (Sec. 5.4.6), and the Merge waits
+  // for the dead input.
+  Propagate,
+  // The same outcome without the traffic: a Switch sends nothing to its untaken side, and the
+  // Merge, on reading a live predicate, counts the untaken input as arrived dead. Sound
+  // because a branch's only way out is its Merges (every value entering it passes a Switch),
+  // and frames live by their tokens, not by the nodes still to fire.
+  Elide,
+};
+
 struct GraphOptions {
   Engine engine = Engine::Static;
   unsigned threads = 1;
+  Deadness deadness = Deadness::Elide;
   // Live frames allowed at once (--max-frames); exceeding it is undefined (Depth).
   std::uint64_t max_frames = 4'000'000;
   // Fuel (counted per Call firing), predicates, and what Rd nodes need.

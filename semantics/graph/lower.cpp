@@ -446,8 +446,9 @@ class Lowering {
   // R) with the letrec groups in scope; its inputs are W, V, N's other free variables, ctl.
   Ports lower_rd(const Rd& r, Scope& sc, std::vector<Binding>& env, std::vector<FunBinding>& funs,
                  std::vector<const LetRec*>& groups) {
-    Ports w = lower(r.cotangent, sc, env, funs, groups);
+    // The point L is evaluated before the cotangent M (Fig. 2's evaluation contexts).
     Ports l = lower(r.point, sc, env, funs, groups);
+    Ports w = lower(r.cotangent, sc, env, funs, groups);
     auto prog = std::make_shared<RdProgram>();
     Name zm("%cotangent"), zl("%point");
     Type t = r.point.type();
