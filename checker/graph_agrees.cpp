@@ -5,6 +5,7 @@
 
 #include "ad/linear_reverse_deriv.hpp"
 #include "lang/diagnostics.hpp"
+#include "lang/free_vars.hpp"
 #include "lang/stack.hpp"
 #include "semantics/compiled_eval.hpp"
 #include "semantics/graph/executor.hpp"
@@ -52,6 +53,17 @@ std::string show(const Run& r, Type t) {
 }  // namespace
 
 Outcome graph_agrees(const Program& program, const CheckConfig& config) {
+  std::vector<std::pair<Name, Type>> inputs;
+  std::vector<Value<double>> values;
+  for (const Input& in : program.inputs) {
+    inputs.emplace_back(in.name, in.type);
+    values.push_back(input_value<double>(in));
+  }
+  return graph_agrees_on(program.term, inputs, values, config);
+}
+
+Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type>>& inputs,
+                        const std::vector<Value<double>>& values, const CheckConfig& config) {
   EvalOptions eo;
   eo.predicates = config.predicates;
   eo.evaluator = Evaluator::Compiled;
@@ -59,25 +71,21 @@ Outcome graph_agrees(const Program& program, const CheckConfig& config) {
   eo.max_trace_nodes = config.max_trace_nodes;
   eo.reverse_deriv = &linear_reverse_deriv;
   eo.max_derivative_steps = config.max_linear_derivative_steps;
-  Type t = program.term.type();
+  Type t = term.type();
 
   NameSupply names;
-  reserve_program_names(program, names);
+  reserve_names(term, names);
   Run compiled = attempt_run([&] {
-    ValueEnv<double> rho = value_env<double>(program.inputs);
+    ValueEnv<double> rho;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      rho.push(inputs[i].first, values[i]);
     EvalContext cx(eo, names);
-    return compiled_eval(program.term, rho, cx);
+    return compiled_eval(term, rho, cx);
   });
   if (!compiled.defined && compiled.kind == UndefinedKind::TraceSize)
     return Outcome{Verdict::Discard, compiled.reason};
 
-  std::vector<std::pair<Name, Type>> inputs;
-  std::vector<Value<double>> values;
-  for (const Input& in : program.inputs) {
-    inputs.emplace_back(in.name, in.type);
-    values.push_back(input_value<double>(in));
-  }
-  graph::Graph g = graph::lower_to_graph(program.term, inputs);
+  graph::Graph g = graph::lower_to_graph(term, inputs);
   graph::verify(g);
 
   struct Variant {
@@ -92,8 +100,7 @@ Outcome graph_agrees(const Program& program, const CheckConfig& config) {
       {"static graph, 1 thread", Engine::Static, 1, Deadness::Elide},
       {"static graph, 4 threads", Engine::Static, 4, Deadness::Elide},
       {"static graph, 1 thread, dead tokens propagated", Engine::Static, 1, Deadness::Propagate},
-      {"static graph, 4 threads, dead tokens propagated", Engine::Static, 4,
-       Deadness::Propagate},
+      {"static graph, 4 threads, dead tokens propagated", Engine::Static, 4, Deadness::Propagate},
       {"dynamic graph, 1 thread", Engine::Dynamic, 1, Deadness::Elide},
       {"dynamic graph, 4 threads, dead tokens propagated", Engine::Dynamic, 4,
        Deadness::Propagate}};
@@ -104,7 +111,7 @@ Outcome graph_agrees(const Program& program, const CheckConfig& config) {
     go.deadness = v.deadness;
     go.eval = eo;
     NameSupply gnames;
-    reserve_program_names(program, gnames);
+    reserve_names(term, gnames);
     Run r = attempt_run([&] { return graph::run_graph(g, values, go, gnames); });
     bool agree = compiled.defined ? (r.defined && same_bits(r.value, compiled.value))
                                   : (!r.defined && r.kind == compiled.kind);

@@ -12,4 +12,8 @@ namespace adlang::checker {
 
 Outcome graph_agrees(const Program& program, const CheckConfig& config);
 
+// The same on a term whose free variables are `inputs`, with their values.
+Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type>>& inputs,
+                        const std::vector<Value<double>>& values, const CheckConfig& config);
+
 }  // namespace adlang::checker
