@@ -41,9 +41,14 @@ std::vector<ExampleRun> runs_of(const std::string& text) {
 
 class Examples : public ::testing::TestWithParam<std::string> {};
 
+// The folder of example `name` (runs name the file relative to it) and the example's text.
+std::string example_dir(const std::string& name) {
+  return std::filesystem::path(test::source_dir() + "/examples/" + name).parent_path().string();
+}
+
 TEST_P(Examples, RunAsDocumented) {
-  std::string dir = test::source_dir() + "/examples";
-  std::string text = test::read_file(dir + "/" + GetParam());
+  std::string dir = example_dir(GetParam());
+  std::string text = test::read_file(test::source_dir() + "/examples/" + GetParam());
   std::vector<ExampleRun> runs = runs_of(text);
   ASSERT_FALSE(runs.empty()) << GetParam() << " documents no run";
   for (const ExampleRun& r : runs) {
@@ -61,8 +66,8 @@ TEST_P(Examples, RunAsDocumented) {
 // graph-agrees property and the thesis's programs in tests/semantics/graph). Runs the graph engines
 // refuse (another precision, the limited language of --unfold) must say so with a usage error.
 TEST_P(Examples, RunAsDocumentedOnTheGraph) {
-  std::string dir = test::source_dir() + "/examples";
-  std::string text = test::read_file(dir + "/" + GetParam());
+  std::string dir = example_dir(GetParam());
+  std::string text = test::read_file(test::source_dir() + "/examples/" + GetParam());
   for (const ExampleRun& r : runs_of(text)) {
     if (r.command.rfind("run ", 0) != 0 || r.command.find("--engine") != std::string::npos)
       continue;
@@ -87,8 +92,10 @@ TEST_P(Examples, RunAsDocumentedOnTheGraph) {
 
 std::vector<std::string> example_files() {
   std::vector<std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(test::source_dir() + "/examples"))
-    if (e.path().extension() == ".ad") files.push_back(e.path().filename().string());
+  std::filesystem::path root = test::source_dir() + "/examples";
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root))
+    if (e.path().extension() == ".ad")
+      files.push_back(std::filesystem::relative(e.path(), root).string());
   std::sort(files.begin(), files.end());
   return files;
 }
