@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
   std::printf("%-14s %9s %9s %9s %9s %9s %8s %8s %8s %7s\n", "program", "compiled", "static",
               "dynamic", "static-2t", "static-pd", "dyn/sta", "sta/cmp", "1t/2t", "frames");
   for (const Case& c : cases) {
-    RunOptions ro;
+    RunCommandOptions ro;
     ro.file = c.file;
     ro.env = c.env;
     if (c.total) ro.predicates = PredicateMode::Total;

@@ -46,7 +46,7 @@ enum class RunEngine {
   GraphDynamic,  // the graph with TensorFlow's dynamic calls (a body copy per call)
 };
 
-struct RunOptions : CommonOptions {
+struct RunCommandOptions : CommonOptions {
   RunEngine engine = RunEngine::Compiled;
   unsigned threads = 1;                  // --threads (graph engines)
   std::uint64_t max_frames = 4'000'000;  // --max-frames (graph engines)

@@ -41,7 +41,7 @@ int graph_command(const GraphCommandOptions& opts, std::ostream& out, std::ostre
     if (opts.format != "dot" && opts.output.empty())
       throw CommandFailure(kExitUsage, "adlang: error: --format " + opts.format +
                                            " needs an output file: -o FILE\n");
-    RunOptions ro;
+    RunCommandOptions ro;
     ro.file = opts.file;
     ro.env = opts.env;
     ro.fuel = opts.fuel;

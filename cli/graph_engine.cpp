@@ -10,7 +10,7 @@
 
 namespace adlang {
 
-int run_on_graph(const RunOptions& opts, std::ostream& out, std::ostream& err,
+int run_on_graph(const RunCommandOptions& opts, std::ostream& out, std::ostream& err,
                  std::shared_ptr<SourceFile>& file) {
   if (opts.precision != Precision::Double)
     throw CommandFailure(kExitUsage,

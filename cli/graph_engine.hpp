@@ -31,7 +31,7 @@ void print_run_result(std::ostream& out, bool json, Type t, const Value<double>&
 // Loads, lowers and runs the program; prints its value (or JSON) to `out`, and with
 // opts.stats the execution counts to `err`. Returns the exit code; throws like the other
 // commands (run_guarded maps the exceptions).
-int run_on_graph(const RunOptions& opts, std::ostream& out, std::ostream& err,
+int run_on_graph(const RunCommandOptions& opts, std::ostream& out, std::ostream& err,
                  std::shared_ptr<SourceFile>& file);
 
 // The counts of `adlang graph --stats` / `adlang run --stats`, one per line.

@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "adlang 0.1.0");
 
-  RunOptions run_opts;
+  RunCommandOptions run_opts;
   std::string run_precision = "double", run_predicates = "strict", run_ad = "linear";
   std::string run_engine = "compiled";
   CLI::App* run = app.add_subcommand("run", "evaluate a program (ordinary evaluation, Figs. 2-3)");

@@ -9,7 +9,7 @@
 
 namespace adlang {
 
-int run_command(const RunOptions& opts, std::ostream& out, std::ostream& err) {
+int run_command(const RunCommandOptions& opts, std::ostream& out, std::ostream& err) {
   std::shared_ptr<SourceFile> file;
   return run_guarded(opts.json, out, err, file, [&] {
     if (opts.engine == RunEngine::Graph || opts.engine == RunEngine::GraphDynamic)

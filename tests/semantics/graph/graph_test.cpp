@@ -240,7 +240,7 @@ TEST(GraphCommand, SvgAndPngByGraphviz) {
 }
 
 TEST(GraphCommand, RunRefusesOtherPrecisionsAndReportsMaxFrames) {
-  RunOptions o;
+  RunCommandOptions o;
   o.file = temp_file("graph_down.ad",
                      "def down(n: real): real = if n < 0.5 then 0 else 1 + down(n - 1);\ndown(n)");
   o.env = {"n=500"};
