@@ -10,6 +10,7 @@
 namespace adlang {
 
 int run_command(const RunCommandOptions& opts, std::ostream& out, std::ostream& err) {
+  if (opts.derivation) return derivation_command(opts, false, out, err);
   std::shared_ptr<SourceFile> file;
   return run_guarded(opts.json, out, err, file, [&] {
     if (opts.engine == RunEngine::Graph || opts.engine == RunEngine::GraphDynamic)

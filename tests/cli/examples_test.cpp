@@ -1,5 +1,6 @@
-// Every example in examples/ runs with the output its header promises. A header line
-//   -- $ adlang ARGS        runs `adlang ARGS` in examples/ (shell-style quoting),
+// Every example in examples/ (and every lesson in examples/teaching/) runs with the output its
+// header promises. A header line
+//   -- $ adlang ARGS        runs `adlang ARGS` in the file's folder (shell-style quoting),
 //   -- > TEXT               is a line of the expected standard output (all of it, in order),
 //   -- ! exit N             is the expected exit code (default 0),
 //   -- ! TEXT               must appear in the standard error.
@@ -47,8 +48,10 @@ std::string example_dir(const std::string& name) {
 }
 
 TEST_P(Examples, RunAsDocumented) {
-  std::string dir = example_dir(GetParam());
-  std::string text = test::read_file(test::source_dir() + "/examples/" + GetParam());
+  // A lesson in examples/teaching/ runs in its own folder.
+  std::filesystem::path file = std::filesystem::path(test::source_dir()) / "examples" / GetParam();
+  std::string dir = file.parent_path().string();
+  std::string text = test::read_file(file.string());
   std::vector<ExampleRun> runs = runs_of(text);
   ASSERT_FALSE(runs.empty()) << GetParam() << " documents no run";
   for (const ExampleRun& r : runs) {
@@ -92,7 +95,7 @@ TEST_P(Examples, RunAsDocumentedOnTheGraph) {
 
 std::vector<std::string> example_files() {
   std::vector<std::string> files;
-  std::filesystem::path root = test::source_dir() + "/examples";
+  std::filesystem::path root = std::filesystem::path(test::source_dir()) / "examples";
   for (const auto& e : std::filesystem::recursive_directory_iterator(root))
     if (e.path().extension() == ".ad")
       files.push_back(std::filesystem::relative(e.path(), root).string());
