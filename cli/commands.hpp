@@ -11,6 +11,8 @@ namespace adlang {
 
 // adlang run: the value of the program (ordinary evaluation, Figs. 2-3).
 int run_command(const RunCommandOptions& opts, std::ostream& out, std::ostream& err);
+// adlang run on the compiled evaluator (the REPL's runs).
+int run_command(const CommonOptions& opts, std::ostream& out, std::ostream& err);
 
 // adlang graph: the program's tagged dataflow graph as DOT, SVG or PNG, with --stats the
 // graph's counts and those of one run.

@@ -35,4 +35,10 @@ int run_command(const RunCommandOptions& opts, std::ostream& out, std::ostream& 
   });
 }
 
+int run_command(const CommonOptions& opts, std::ostream& out, std::ostream& err) {
+  RunCommandOptions r;
+  static_cast<CommonOptions&>(r) = opts;
+  return run_command(r, out, err);
+}
+
 }  // namespace adlang
