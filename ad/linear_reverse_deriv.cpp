@@ -9,7 +9,7 @@
 #include "lang/free_vars.hpp"
 #include "lang/reverse_template.hpp"
 #include "lang/stack.hpp"
-#include "lang/term_walk.hpp"
+#include "lang/term_visitor.hpp"
 #include "lang/vector_space.hpp"
 
 namespace adlang {

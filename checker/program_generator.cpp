@@ -7,6 +7,8 @@
 
 #include "lang/diagnostics.hpp"
 #include "lang/printer.hpp"
+#include "lang/resolve.hpp"
+#include "lang/verifier.hpp"
 #include "lang/vector_space.hpp"
 
 namespace adlang::checker {
@@ -77,6 +79,13 @@ class Generator {
     } else {
       p.term = gen(result, size);
     }
+    // Resolved like the front end's output, and verified (lang/verifier.hpp): every program
+    // adlang check and the property tests run is well formed by Fig. 1.
+    p.term = resolve_functions(p.term);
+    std::vector<TypedName> typed;
+    for (const Input& in : p.inputs)
+      typed.push_back(TypedName{in.name, in.type});
+    verify_ir(p.term, typed, FunIds::Resolved);
     return p;
   }
 

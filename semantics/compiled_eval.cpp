@@ -351,11 +351,13 @@ class Compiler {
     sc.height = h0 + r;
   }
 
-  std::uint32_t resolve(Name f, const Scope& sc) {
+  // The function a call calls, by its id (lang/resolve.hpp).
+  std::uint32_t resolve(const FunRef& f, const Scope& sc) {
+    internal_check(f.id != FunId::Unresolved, "a call of an unresolved function");
     for (std::size_t i = sc.groups.size(); i-- > 0;) {
       const Group& g = sc.groups[i];
       for (std::size_t j = 0; j < g.letrec->defs.size(); ++j)
-        if (g.letrec->defs[j].name == f) return g.first_fn + static_cast<std::uint32_t>(j);
+        if (g.letrec->defs[j].id == f.id) return g.first_fn + static_cast<std::uint32_t>(j);
     }
     throw InternalError("internal error: call of an unbound function");
   }

@@ -60,11 +60,6 @@ S literal_meaning(const Literal& lit) {
       return out;
     case LiteralProblem::Overflow:
       out_of_range<S>(lit.loc(), "the literal " + lit.text);
-    case LiteralProblem::Underflow:
-      throw Undefined(UndefinedKind::Range, lit.loc(),
-                      "the literal " + lit.text + " underflows to 0 in " +
-                          precision_name(ScalarTraits<S>::precision) + " precision",
-                      {"rerun with --precision 50 to compute with 50-digit floats"});
     case LiteralProblem::TooLargeForExact:
       throw Undefined(UndefinedKind::Unsupported, lit.loc(),
                       "the literal " + lit.text + " is too large for exact arithmetic");
@@ -362,12 +357,12 @@ class Denotation {
   DenValue<S> call(const Call& c, const DenValue<S>& arg, const Phi* phi, SourceLoc loc) {
     for (const Phi* p = phi; p; p = p->parent) {
       for (const FunDef& d : p->group->defs) {
-        if (d.name != c.fun) continue;
-        if (p->level == 0) throw ApproximantExhausted{c.fun, loc};
+        if (d.id != c.fun.id) continue;
+        if (p->level == 0) throw ApproximantExhausted{c.fun.name, loc};
         if (fuel_left_ == 0) {
           throw Undefined(UndefinedKind::Fuel, loc,
                           "out of fuel after " + std::to_string(stats_.calls) +
-                              " function calls in '" + c.fun.str() + "'",
+                              " function calls in '" + c.fun.name.str() + "'",
                           {"the recursion may not terminate; raise the limit with --fuel N"});
         }
         --fuel_left_;

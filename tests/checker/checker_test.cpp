@@ -18,6 +18,7 @@
 #include "lang/parser.hpp"
 #include "lang/printer.hpp"
 #include "lang/stack.hpp"
+#include "lang/term_visitor.hpp"
 #include "lang/type_checker.hpp"
 
 namespace adlang {
@@ -72,7 +73,7 @@ RC_GTEST_PROP(ProgramGenerator, EverySeedGivesAWellScopedProgram, (std::uint64_t
 // Depth of rd nested inside rd bodies.
 unsigned rd_depth(const Term& t) {
   unsigned d = 0;
-  for (const Term& k : children(t))
+  for (const Term& k : subterms_of(t))
     d = std::max(d, rd_depth(k));
   if (const Rd* r = t.as<Rd>()) d = std::max(d, 1 + rd_depth(r->body));
   return d;
