@@ -38,6 +38,15 @@ struct CommonOptions {
   bool json = false;
 };
 
+// The front-end steps `adlang fmt --after` prints the program after.
+enum class FmtStep { Parse, Desugar, Resolve };
+
+struct FmtOptions {
+  std::string file;
+  FmtStep after = FmtStep::Parse;
+  std::vector<std::string> env;  // NAME=VALUE: the inputs' types (after desugar or resolve)
+};
+
 struct TraceOptions : CommonOptions {
   PrintStyle style = PrintStyle::Concrete;
 };

@@ -36,7 +36,7 @@ void add_common(CLI::App& cmd, CommonOptions& o, std::string& precision, std::st
                  "steps of R allowed before giving up (default 1000000 with --ad=paper, "
                  "200000000 with --ad=linear)");
   cmd.add_flag("--json", o.json, "machine-readable output");
-  // --ad: which R differentiates traces (issue 5).
+  // --ad: which R differentiates traces.
   cmd.add_option("--ad", ad,
                  "linear: R by reverse accumulation, linear in the trace; paper: Fig. 6 "
                  "literally (exponential under nesting)")
@@ -95,9 +95,18 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"concrete", "paper"}))
       ->default_str("concrete");
 
-  std::string fmt_file;
-  CLI::App* fmt = app.add_subcommand("fmt", "print a program back in the concrete syntax");
-  fmt->add_option("FILE", fmt_file, "the .ad program")->required();
+  FmtOptions fmt_opts;
+  std::string fmt_after = "parse";
+  CLI::App* fmt = app.add_subcommand(
+      "fmt", "print a program back after a front-end step (parse, desugar or resolve)");
+  fmt->add_option("FILE", fmt_opts.file, "the .ad program")->required();
+  fmt->add_option("--after", fmt_after,
+                  "parse: as written; desugar: the core the sugar means; resolve: the core "
+                  "with each function's id (f#3)")
+      ->check(CLI::IsMember({"parse", "desugar", "resolve"}))
+      ->default_str("parse");
+  fmt->add_option("--env", fmt_opts.env,
+                  "NAME=VALUE: an input's type, by a value of it (default: real)");
 
   // adlang pyrewrite (lang/python): sets its exit code when it runs.
   int pyrewrite_exit = kExitOk;
@@ -129,6 +138,9 @@ int main(int argc, char** argv) {
     diff_opts.style = parse_style(diff_style);
     return diff_command(diff_opts, std::cout, std::cerr);
   }
-  if (*fmt) return fmt_command(fmt_file, std::cout, std::cerr);
+  if (*fmt) {
+    fmt_opts.after = *parse_fmt_step(fmt_after);
+    return fmt_command(fmt_opts, std::cout, std::cerr);
+  }
   return pyrewrite_exit;
 }

@@ -10,6 +10,9 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "lang/op.hpp"
 #include "lang/source.hpp"
@@ -30,7 +33,15 @@ template <class S>
   std::string shown = ScalarTraits<S>::to_text(arg);
   std::string what = op.kind() == OpKind::Div ? "division by zero"
                                               : op.name() + "(x) is undefined at x = " + shown;
-  throw Undefined(UndefinedKind::OpDomain, loc, what, {op.domain_text()});
+  std::vector<std::string> notes{op.domain_text()};
+  if constexpr (std::is_same_v<S, double>) {
+    if (arg == 0) {
+      notes.push_back(
+          "if x is a nonzero number that underflowed to 0 (below about 5e-324 in double "
+          "precision), rerun with --precision 50 to compute it with 50-digit floats");
+    }
+  }
+  throw Undefined(UndefinedKind::OpDomain, loc, what, std::move(notes));
 }
 
 template <class S>

@@ -182,5 +182,31 @@ TEST(OrdinaryEval, DeepRecursionIsUndefinedNotACrash) {
       << result;
 }
 
+// Underflow (docs/semantics.md): a nonzero number too small for the precision rounds to 0, a
+// literal as the result of an operation does (IEEE 754 gradual underflow); a domain error at 0
+// says that its argument may have underflowed.
+TEST(OrdinaryEval, UnderflowRoundsToZeroForLiteralsAndResultsAlike) {
+  EXPECT_EQ(run<double>("1e-400"), "0");
+  EXPECT_EQ(run<double>("exp(-1000)"), "0");
+  EXPECT_EQ(run<double>("1e-200 * 1e-200"), "0");
+  EXPECT_EQ(run<double>("5e-324 / 2"), "0");
+  EXPECT_EQ(run<double>("1e-310"), "1e-310");  // subnormal
+  EXPECT_EQ(run<Mpfr50>("1e-400"), "1e-400");  // MPFR's range reaches far below
+  EXPECT_EQ(run<double>("log(exp(-1000))"), "undefined: log(x) is undefined at x = 0");
+  EXPECT_EQ(run<double>("log(1e-400)"), "undefined: log(x) is undefined at x = 0");
+  EXPECT_NE(run<Mpfr50>("log(exp(-1000))"), "undefined: log(x) is undefined at x = 0");
+}
+
+// The derivative budget is the run's: the message states it, not what was left of it.
+TEST(OrdinaryEval, DerivativeBudgetMessageStatesTheLimit) {
+  EvalOptions o;
+  o.max_derivative_steps = 40;
+  std::string r = run<double>(
+      "let a = 1.rd[1](x: real. x * x * x) in 1.rd[a](y: real. sin(y) * cos(y) * exp(y) * y * y * "
+      "y)",
+      {}, o);
+  EXPECT_EQ(r, "undefined: the derivatives of this run need more than 40 steps of R in all");
+}
+
 }  // namespace
 }  // namespace adlang
