@@ -35,7 +35,8 @@ FunDef def(const char* f, Term body, FunId id = FunId::Unresolved) {
 }
 
 bool has_function(const Term& root) {
-  std::vector<Term> todo{root};
+  std::vector<Term> todo;
+  todo.push_back(root);
   while (!todo.empty()) {
     Term t = std::move(todo.back());
     todo.pop_back();
