@@ -119,7 +119,7 @@ Term TermMutator::mutate(const Term& root) {
       continue;
     }
     Term node = std::move(f.node);
-    Term rebuilt = with_subterms(node, f.done);
+    Term rebuilt = same_nodes(f.kids, f.done) ? node : with_subterms(node, f.done);
     stack.pop_back();
     finished = post(node, rebuilt);
     if (stack.empty()) return finished;
