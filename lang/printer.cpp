@@ -198,6 +198,10 @@ std::string print_term(const Term& t, PrintStyle style) {
   return TermPrinter(style).open(t);
 }
 
+std::string print_bool(const BoolTerm& b, PrintStyle style) {
+  return TermPrinter(style).boolean(b);
+}
+
 std::string print_program(const Term& t, PrintStyle style) {
   return TermPrinter(style).program(t);
 }

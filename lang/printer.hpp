@@ -21,6 +21,8 @@ enum class PrintStyle {
 };
 
 std::string print_term(const Term& t, PrintStyle style = PrintStyle::Concrete);
+// A guard (the derivation trees of adlang run --derivation).
+std::string print_bool(const BoolTerm& b, PrintStyle style = PrintStyle::Concrete);
 // A whole program: a letrec group at the root prints as top-level defs.
 std::string print_program(const Term& t, PrintStyle style = PrintStyle::Concrete);
 
