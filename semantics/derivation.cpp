@@ -388,7 +388,15 @@ class OrdinaryArranger {
         case TermKind::If:
           cur = &cur->children.at(0).children.at(0);
           break;
-        default:
+        case TermKind::Var:
+        case TermKind::Literal:
+        case TermKind::Op:
+        case TermKind::Let:
+        case TermKind::Unit:
+        case TermKind::Fst:
+        case TermKind::Snd:
+        case TermKind::LetRec:
+        case TermKind::Call:
           cur = &cur->children.at(0);
           break;
       }
