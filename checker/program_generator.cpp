@@ -262,7 +262,7 @@ class Generator {
     std::vector<OpKind> ks = {OpKind::Neg};
     if (!c_.polynomial_only) {
       ks.insert(ks.end(), {OpKind::Sin, OpKind::Cos, OpKind::Exp, OpKind::Log, OpKind::Sqrt,
-                           OpKind::Tanh, OpKind::Sigmoid});
+                           OpKind::Tanh, OpKind::Sigmoid, OpKind::Floor});
     }
     OpKind k = ks[rng_.below(static_cast<unsigned>(ks.size()))];
     return mk::op(Op::make(k), gen(Type::real(), size - 1));

@@ -1023,11 +1023,11 @@ class Machine {
           if constexpr (Tape) first = record(Code::Op, in.b, st, id, base, n, r);
           if (r == 1) {
             S out;
-            eval_op(op, st + base, &out, p_.locs[in.a]);
+            eval_op(op, st + base, &out, p_.locs[in.a], cx_.options.predicates);
             st[base] = std::move(out);
           } else {
             std::vector<S> out(r);
-            eval_op(op, st + base, out.data(), p_.locs[in.a]);
+            eval_op(op, st + base, out.data(), p_.locs[in.a], cx_.options.predicates);
             ensure(base + r + 1);
             refresh();
             for (std::size_t i = 0; i < r; ++i)
@@ -1155,10 +1155,12 @@ class Machine {
       }
       case OpKind::Sigmoid: {  // sigmoid_r(x, w) = mul(w, mul(sigmoid(x), sub(1, sigmoid(x))))
         S sg;
-        eval_op(op, x, &sg, {});
+        eval_op(op, x, &sg, {}, PredicateMode::Strict);
         contribute(ids[0], [&] { return checked(w0 * checked(sg * checked(S(1) - sg))); });
         return true;
       }
+      case OpKind::Floor:  // floor_r(x, w) = 0: nothing to send
+        return true;
       default:
         return false;
     }

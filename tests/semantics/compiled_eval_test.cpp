@@ -164,6 +164,21 @@ TEST(CompiledEval, FastRdPathAgreesWithTheSymbolicPath) {
   EXPECT_EQ(run_compiled(loop, env, little_fuel), test::run<double>(loop, env, little_fuel_ref));
 }
 
+// floor through the compiled evaluator and the tape: derivative 0 off the integers, undefined
+// at an integer unless predicates are total (then TensorFlow's floor), as the reference.
+TEST(CompiledEval, FloorOnTheTapeAndAtTheIntegers) {
+  EvalOptions fast = compiled_options();
+  fast.reverse_deriv = &linear_reverse_deriv;
+  const char* f = "grad[x](y: real. y * floor(y) + floor(2 * y))";
+  EXPECT_EQ(run_compiled(f, {{"x", "1.25"}}, fast), "1");
+  EXPECT_EQ(run_compiled(f, {{"x", "1.5"}}, fast).substr(0, 41),
+            "undefined: floor(x) is undefined at x = 3");
+  EvalOptions total = fast;
+  total.predicates = PredicateMode::Total;
+  EXPECT_EQ(run_compiled(f, {{"x", "1.5"}}, total), "1");
+  EXPECT_EQ(run_compiled("floor(x)", {{"x", "-2"}}, total), "-2");
+}
+
 TEST(CompiledEval, ExactAndHighPrecision) {
   EXPECT_EQ(run_compiled<Rational>("1 / 3 + 1 / 6"), "0.5");
   EXPECT_EQ(run_compiled<Rational>("1 / 3 + 0.0123"), "10369/30000");
