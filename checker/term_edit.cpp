@@ -156,11 +156,19 @@ bool scoped(const Term& t, std::vector<TypedName>& gamma, std::vector<FunSig>& p
       }
       return found && scoped(c->arg, gamma, phi);
     }
-    default:
-      for (const Term& k : children(t))
-        if (!scoped(k, gamma, phi)) return false;
-      return true;
+    case TermKind::Literal:
+    case TermKind::Add:
+    case TermKind::Op:
+    case TermKind::Unit:
+    case TermKind::Pair:
+    case TermKind::Fst:
+    case TermKind::Snd:
+    case TermKind::If:
+      break;
   }
+  for (const Term& k : children(t))
+    if (!scoped(k, gamma, phi)) return false;
+  return true;
 }
 
 void collect(const Term& t, std::vector<Term>& out) {

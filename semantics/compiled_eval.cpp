@@ -13,7 +13,6 @@
 #include <utility>
 #include <vector>
 
-#include "ad/linear_reverse_deriv.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/stack.hpp"
 #include "semantics/op_eval.hpp"
@@ -295,9 +294,19 @@ class Compiler {
         }
         return s;
       }
-      default:
+      case TermKind::Literal:
+      case TermKind::Add:
+      case TermKind::Op:
+      case TermKind::Let:
+      case TermKind::Unit:
+      case TermKind::Pair:
+      case TermKind::If:
+      case TermKind::LetRec:
+      case TermKind::Call:
+      case TermKind::Rd:
         return std::nullopt;
     }
+    return std::nullopt;
   }
 
   void load(const Slot& s, Scope& sc) {
@@ -549,11 +558,19 @@ class Compiler {
         sc.groups.pop_back();
         return;
       }
-      default:
-        compile(t, sc);
-        emit(Code::Ret, size_of(t.type()));
-        return;
+      case TermKind::Var:
+      case TermKind::Literal:
+      case TermKind::Add:
+      case TermKind::Op:
+      case TermKind::Unit:
+      case TermKind::Pair:
+      case TermKind::Fst:
+      case TermKind::Snd:
+      case TermKind::Rd:
+        break;
     }
+    compile(t, sc);
+    emit(Code::Ret, size_of(t.type()));
   }
 };
 
@@ -1238,11 +1255,12 @@ class Machine {
     throw InternalError("internal error: an operator without a tape rule");
   }
 
-  // The rd redex W.rd_V(x:T. N), with V and W on the stack. With the linear R selected, its
-  // value is computed by the fast path (reverse_sweep); when that does not apply (an rd inside
-  // N, anything undefined, a value out of range in the sweep) or with the paper's R, by
-  // symbolic evaluation of the redex (Fig. 4) in the environment at this point, as the
-  // reference evaluator does it. Both give the value of W.R_V(x:T. C) for the linear R.
+  // The rd redex W.rd_V(x:T. N), with V and W on the stack. With AdMode::Tape, its value
+  // is computed by the run-time tape (reverse_sweep); when that does not apply (an rd inside N,
+  // anything undefined, a value out of range in the sweep) or with the other modes, by symbolic
+  // evaluation of the redex (Fig. 4) in the environment at this point, with the R of the mode,
+  // as the reference evaluator does it. The tape gives the value of W.R_V(x:T. C) for the
+  // linear R.
   std::size_t rd(std::uint32_t site_index, std::size_t sp, std::size_t fp) {
     const RdSite& site = p_.rds[site_index];
     const Rd& r = *site.node;
@@ -1259,7 +1277,7 @@ class Machine {
     }
     Value<S> result;
     bool done = false;
-    if (cx_.options.reverse_deriv == &linear_reverse_deriv) {
+    if (cx_.options.ad == AdMode::Tape) {
       const std::uint64_t fuel = cx_.fuel_left, calls = cx_.calls;
       try {
         env.push(r.var, region(st_.data(), base, site.point_size));

@@ -149,7 +149,13 @@ void eval_op(Op op, const S* in, S* out, SourceLoc loc, PredicateMode mode) {
             if (mode == PredicateMode::Strict && out[0] == x)
               op_eval_detail::out_of_domain(op, x, loc);
             break;
-          default:
+          case OpKind::Neg:  // handled above
+          case OpKind::Add:
+          case OpKind::Sub:
+          case OpKind::Mul:
+          case OpKind::Div:
+          case OpKind::Dot:
+          case OpKind::Scale:
             break;
         }
       }
