@@ -120,7 +120,7 @@ template <class S>
 std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
                                                std::shared_ptr<SourceFile>& file) {
   auto p = std::make_unique<LoadedProgram<S>>();
-  p->file = read_source(opts.file);
+  p->file = opts.source ? opts.source : read_source(opts.file);
   file = p->file;
   p->syntax = parse_file(*p->file);
   for (const Name& n : p->syntax.identifiers)
