@@ -3,7 +3,7 @@
 
 #include <iostream>
 
-#include "checker/properties.hpp"
+#include "checker/property_registry.hpp"
 #include "cli/exit_codes.hpp"
 
 namespace adlang {
@@ -70,8 +70,9 @@ void add_check(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   check->add_option("--seed", st->opts.seed, "the seed; a run is deterministic for a seed")
       ->capture_default_str();
-  check->add_option("--max-size", st->opts.max_size,
-                    "the largest program size (default " + std::to_string(kDefaultMaxSize) + ")");
+  check->add_option(
+      "--max-size", st->opts.max_size,
+      "the largest program size (default " + std::to_string(checker::kDefaultMaxSize) + ")");
   check
       ->add_option("--shard", st->shard,
                    "run only the programs i, i+N, i+2N, ... of the run (I/N, 0 <= I < N)")

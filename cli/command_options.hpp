@@ -16,12 +16,6 @@
 
 namespace adlang {
 
-// Which R differentiates traces (--ad).
-enum class AdMode {
-  Linear,  // ad/linear_reverse_deriv.hpp: reverse accumulation, output linear in the trace
-  Paper,   // ad/reverse_deriv.hpp: Fig. 6 literally (the reference; exponential when nested)
-};
-
 // The default R step budgets: the paper's R needs ~2^n steps for n nested lets, so its budget
 // stops runaway nesting early; the linear R's work is linear in the trace, and its budget is a
 // memory guard.
@@ -39,7 +33,7 @@ struct CommonOptions {
   std::optional<std::uint64_t> unfold;
   std::uint64_t max_trace = EvalOptions{}.max_trace_nodes;
   std::optional<std::uint64_t> max_derivative_steps;  // default: by `ad`, as above
-  AdMode ad = AdMode::Linear;
+  AdMode ad = AdMode::Tape;
   bool json = false;
   // --derivation (run, trace): print the derivation of the judgement instead of the result.
   std::optional<DerivationView> derivation;

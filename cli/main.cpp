@@ -35,20 +35,21 @@ void add_common(CLI::App& cmd, CommonOptions& o, std::string& precision, std::st
       ->capture_default_str();
   cmd.add_option("--max-derivative-steps", o.max_derivative_steps,
                  "steps of R allowed before giving up (default 1000000 with --ad=paper, "
-                 "200000000 with --ad=linear)");
+                 "200000000 with --ad=linear or tape)");
   cmd.add_flag("--json", o.json, "machine-readable output");
-  // --ad: which R differentiates traces.
+  // --ad: which differentiation computes rd redexes (ad/ad_mode.hpp).
   cmd.add_option("--ad", ad,
-                 "linear: R by reverse accumulation, linear in the trace; paper: Fig. 6 "
-                 "literally (exponential under nesting)")
-      ->check(CLI::IsMember({"linear", "paper"}))
-      ->default_str("linear");
+                 "tape: the run-time tape where it applies, else the linear R; linear: R by "
+                 "reverse accumulation, linear in the trace; paper: Fig. 6 literally "
+                 "(exponential under nesting)")
+      ->check(CLI::IsMember({"tape", "linear", "paper"}))
+      ->default_str("tape");
 }
 
 void finish_common(CommonOptions& o, const std::string& precision, const std::string& predicates,
                    const std::string& ad) {
   o.precision = parse_precision(precision).value_or(Precision::Double);
-  o.ad = ad == "paper" ? AdMode::Paper : AdMode::Linear;
+  o.ad = ad == "paper" ? AdMode::Paper : ad == "linear" ? AdMode::Linear : AdMode::Tape;
   o.predicates = predicates == "total" ? PredicateMode::Total : PredicateMode::Strict;
 }
 
@@ -101,7 +102,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "adlang 0.1.0");
 
   CommonOptions run_opts;
-  std::string run_precision = "double", run_predicates = "strict", run_ad = "linear";
+  std::string run_precision = "double", run_predicates = "strict", run_ad = "tape";
   CLI::App* run = app.add_subcommand("run", "evaluate a program (ordinary evaluation, Figs. 2-3)");
   add_common(*run, run_opts, run_precision, run_predicates, run_ad);
   DerivationFlags run_derivation;
@@ -109,7 +110,7 @@ int main(int argc, char** argv) {
 
   TraceOptions trace_opts;
   std::string trace_precision = "double", trace_predicates = "strict", trace_style = "concrete";
-  std::string trace_ad = "linear";
+  std::string trace_ad = "tape";
   CLI::App* trace = app.add_subcommand(
       "trace", "print the trace term of a program (symbolic evaluation, Figs. 4-5)");
   add_common(*trace, trace_opts, trace_precision, trace_predicates, trace_ad);
@@ -134,7 +135,7 @@ int main(int argc, char** argv) {
 
   DiffOptions diff_opts;
   std::string diff_precision = "double", diff_predicates = "strict", diff_style = "concrete";
-  std::string diff_ad = "linear";
+  std::string diff_ad = "tape";
   CLI::App* diff = app.add_subcommand(
       "diff", "the reverse derivative of a program with respect to one input (Fig. 6)");
   add_common(*diff, diff_opts, diff_precision, diff_predicates, diff_ad);

@@ -21,6 +21,12 @@
 
 namespace adlang {
 
+// `--predicates`: how the language treats the points where a discontinuous primitive jumps.
+// The paper's primitives are smooth on open domains, so a predicate is undefined on its
+// boundary (where its two sides are equal) and floor at the integers. Total makes both total,
+// as mainstream frameworks are: conventional comparisons, and TensorFlow's floor (floor(n) = n,
+// derivative 0 everywhere). Operators whose value does not exist at the point (log 0, 1 / 0)
+// stay undefined in both modes.
 enum class PredicateMode {
   Strict,  // the paper's: undefined where the two sides are equal (open pre-images)
   Total,   // the conventional comparisons of mainstream frameworks
@@ -59,10 +65,12 @@ void check_range(Op op, const S* out, std::size_t n, SourceLoc loc) {
 }  // namespace op_eval_detail
 
 // out = ev(op, in); `in` has op.arg_type().size() scalars, `out` op.result_type().size().
+// `mode` decides whether a discontinuous operator (floor) is defined where it jumps.
 template <class S>
-void eval_op(Op op, const S* in, S* out, SourceLoc loc) {
+void eval_op(Op op, const S* in, S* out, SourceLoc loc, PredicateMode mode) {
   using std::cos;
   using std::exp;
+  using std::floor;
   using std::log;
   using std::sin;
   using std::sqrt;
@@ -113,6 +121,7 @@ void eval_op(Op op, const S* in, S* out, SourceLoc loc) {
     case OpKind::Sqrt:
     case OpKind::Tanh:
     case OpKind::Sigmoid:
+    case OpKind::Floor:
       if constexpr (!ScalarTraits<S>::exact) {
         const S& x = in[0];
         switch (op.kind()) {
@@ -145,7 +154,19 @@ void eval_op(Op op, const S* in, S* out, SourceLoc loc) {
               out[0] = e / (S(1) + e);
             }
             break;
-          default:
+          case OpKind::Floor:
+            out[0] = floor(x);
+            // An integer is where floor jumps: outside its open domain unless total.
+            if (mode == PredicateMode::Strict && out[0] == x)
+              op_eval_detail::out_of_domain(op, x, loc);
+            break;
+          case OpKind::Neg:  // handled above
+          case OpKind::Add:
+          case OpKind::Sub:
+          case OpKind::Mul:
+          case OpKind::Div:
+          case OpKind::Dot:
+          case OpKind::Scale:
             break;
         }
       }

@@ -193,13 +193,13 @@ class OrdinaryEval {
         eval(o->arg, phi);
         if (o->op.kind() != OpKind::Scale) {  // a real result
           S out;
-          eval_op(o->op, stack_.data() + base, &out, m.loc());
+          eval_op(o->op, stack_.data() + base, &out, m.loc(), cx_.options.predicates);
           stack_.resize(base + 1);
           stack_[base] = std::move(out);
           return;
         }
         op_out_.resize(m.type().size());
-        eval_op(o->op, stack_.data() + base, op_out_.data(), m.loc());
+        eval_op(o->op, stack_.data() + base, op_out_.data(), m.loc(), cx_.options.predicates);
         stack_.resize(base);
         stack_.insert(stack_.end(), op_out_.begin(), op_out_.end());
         return;

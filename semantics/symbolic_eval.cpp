@@ -369,7 +369,7 @@ class SymbolicEval {
         const OpApp* o = r.as<OpApp>();
         Value<S> arg = close_value(o->arg, rho_);
         Value<S> out(o->op.result_type().size());
-        eval_op(o->op, arg.data(), out.data(), r.loc());
+        eval_op(o->op, arg.data(), out.data(), r.loc(), cx_.options.predicates);
         return Traced<S>{r, std::move(out)};
       }
       // let x:T = V in N ~> let x:T = V in C, if V => V' and N ~> C under rho[V'/x]

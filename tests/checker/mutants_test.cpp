@@ -104,6 +104,12 @@ TEST(Mutants, DenotationWithOneTagForAllLevels) {
 TEST(Mutants, LinearRSendingASumsAdjointToOneSide) {
   expect_killed("linear_add_one_side", mutants::config("linear_add_one_side"));
 }
+TEST(Mutants, CompiledEvaluatorSubtractingTheWrongWayRound) {
+  expect_killed("compiled_sub_swapped", mutants::config("compiled_sub_swapped"));
+}
+TEST(Mutants, TapeSendingMulsAdjointTimesTheWrongOperand) {
+  expect_killed("tape_mul_adjoint", mutants::config("tape_mul_adjoint"));
+}
 
 }  // namespace
 }  // namespace adlang

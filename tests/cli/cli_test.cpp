@@ -140,6 +140,16 @@ TEST(Cli, DomainErrorAtZeroMentionsUnderflow) {
   EXPECT_EQ(p50.out, "-1000\n");
 }
 
+// The property registry as `adlang check --list` shows it: every property with its family,
+// source, what it checks and its generator, the engines among them (golden file).
+TEST(Cli, CheckListShowsTheRegistry) {
+  ProcessResult r = adlang({"check", "--list"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  test::expect_golden("cli/check_list.txt", r.out);
+  EXPECT_NE(r.out.find("compiled-agrees"), std::string::npos);
+  EXPECT_NE(r.out.find("tape-agrees"), std::string::npos);
+}
+
 TEST(Cli, HelpOnEverySubcommand) {
   for (const char* cmd : {"run", "trace", "diff", "fmt"}) {
     ProcessResult r = adlang({cmd, "--help"});

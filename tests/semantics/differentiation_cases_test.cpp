@@ -73,7 +73,7 @@ TEST(DifferentiationCases, ExactRationalDerivative) {
 // where the program is polynomial, and each also through Fig. 6's R where it is feasible.
 EvalOptions with_linear_r() {
   EvalOptions o;
-  o.reverse_deriv = &linear_reverse_deriv;
+  use_ad(o, AdMode::Linear);
   return o;
 }
 

@@ -131,6 +131,21 @@ TEST(OrdinaryEval, OperatorsOutsideTheirDomainAreUndefined) {
   EXPECT_EQ(run<double>("1 / (x - x)", {{"x", "2"}}), "undefined: division by zero");
 }
 
+// floor is smooth off the integers (its open domain), with derivative 0 there; at an integer
+// it jumps: undefined with the paper's predicates, TensorFlow's floor with total ones.
+TEST(OrdinaryEval, FloorIsUndefinedAtTheIntegersUnlessTotal) {
+  EXPECT_EQ(run<double>("floor(x)", {{"x", "2.5"}}), "2");
+  EXPECT_EQ(run<double>("floor(x)", {{"x", "-0.5"}}), "-1");
+  EXPECT_EQ(run<double>("grad[2.5](x: real. x * floor(x))"), "2");
+  EXPECT_EQ(run<double>("floor(x)", {{"x", "3"}}).substr(0, 44),
+            "undefined: floor(x) is undefined at x = 3");
+  EvalOptions total;
+  total.predicates = PredicateMode::Total;
+  EXPECT_EQ(run<double>("floor(x)", {{"x", "3"}}, total), "3");
+  EXPECT_EQ(run<double>("grad[3](x: real. x * floor(x))", {}, total), "3");
+  EXPECT_EQ(run<double>("grad[3](x: real. floor(x))", {}, total), "0");
+}
+
 TEST(OrdinaryEval, ResultsOutsideThePrecisionAreUndefinedWithAHint) {
   EXPECT_EQ(run<double>("exp(1000)"),
             "undefined: the result of exp is outside the range of double precision");
