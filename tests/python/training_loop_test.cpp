@@ -1,8 +1,8 @@
 // Training-loop identification (Sec. 3): the ⊔ lattice and the summaries.
 #include <gtest/gtest.h>
 
-#include "lang/python/py_parse.hpp"
-#include "lang/python/training_loop.hpp"
+#include "lang/python/ast/py_parse.hpp"
+#include "lang/python/rewrite/training_loop.hpp"
 
 namespace adlang::py {
 namespace {

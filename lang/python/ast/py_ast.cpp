@@ -1,4 +1,4 @@
-#include "lang/python/py_ast.hpp"
+#include "lang/python/ast/py_ast.hpp"
 
 #include <array>
 #include <string>

@@ -1,4 +1,4 @@
-#include "lang/python/fresh_names.hpp"
+#include "lang/python/rewrite/fresh_names.hpp"
 
 namespace adlang::py {
 

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "lang/python/environment.hpp"
-#include "lang/python/py_ast.hpp"
-#include "lang/python/source_layout.hpp"
-#include "lang/python/text_edit.hpp"
+#include "lang/python/ast/py_ast.hpp"
+#include "lang/python/rewrite/environment.hpp"
+#include "lang/python/rewrite/source_layout.hpp"
+#include "lang/python/rewrite/text_edit.hpp"
 
 namespace adlang::py {
 

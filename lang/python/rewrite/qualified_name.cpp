@@ -1,4 +1,4 @@
-#include "lang/python/qualified_name.hpp"
+#include "lang/python/rewrite/qualified_name.hpp"
 
 #include <array>
 #include <utility>

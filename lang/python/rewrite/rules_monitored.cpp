@@ -2,8 +2,8 @@
 // optimizer is scaled and wrapped, the session gets a ConfigProto pinning one GPU per process and
 // the hvd.BroadcastGlobalVariablesHook, StopAtStepHook's last step is divided by hvd.size(),
 // checkpoints are written by rank 0 only, and printing runs on rank 0.
-#include "lang/python/qualified_name.hpp"
-#include "lang/python/rules_common.hpp"
+#include "lang/python/rewrite/qualified_name.hpp"
+#include "lang/python/rewrite/rules_common.hpp"
 
 namespace adlang::py {
 

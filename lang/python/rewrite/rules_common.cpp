@@ -1,8 +1,8 @@
-#include "lang/python/rules_common.hpp"
+#include "lang/python/rewrite/rules_common.hpp"
 
 #include <algorithm>
 
-#include "lang/python/qualified_name.hpp"
+#include "lang/python/rewrite/qualified_name.hpp"
 
 namespace adlang::py {
 

@@ -1,9 +1,9 @@
-#include "lang/python/pyrewrite.hpp"
+#include "lang/python/rewrite/pyrewrite.hpp"
 
 #include <algorithm>
 
-#include "lang/python/py_parse.hpp"
-#include "lang/python/restrictions.hpp"
+#include "lang/python/ast/py_parse.hpp"
+#include "lang/python/rewrite/restrictions.hpp"
 
 namespace adlang::py {
 

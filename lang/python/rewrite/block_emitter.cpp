@@ -1,4 +1,4 @@
-#include "lang/python/block_emitter.hpp"
+#include "lang/python/rewrite/block_emitter.hpp"
 
 #include <map>
 

@@ -1,8 +1,8 @@
 // The rule set of the TensorFlow 2.x Keras API pattern (seed 002, Sec. 2.3): the optimizer is
 // scaled and wrapped in hvd.DistributedOptimizer, model.fit gets the broadcast callback, and
 // saving, printing and logging run on rank 0.
-#include "lang/python/qualified_name.hpp"
-#include "lang/python/rules_common.hpp"
+#include "lang/python/rewrite/qualified_name.hpp"
+#include "lang/python/rewrite/rules_common.hpp"
 
 namespace adlang::py {
 

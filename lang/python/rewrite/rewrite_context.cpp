@@ -1,4 +1,4 @@
-#include "lang/python/rewrite_context.hpp"
+#include "lang/python/rewrite/rewrite_context.hpp"
 
 #include <utility>
 

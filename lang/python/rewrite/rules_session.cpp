@@ -1,8 +1,8 @@
 // The rule set of the TensorFlow 1.x Session API pattern (seed 002, Sec. 2.5): the optimizer is
 // scaled and wrapped, the session gets a ConfigProto pinning one GPU per process, the initial
 // variables are broadcast from rank 0 after initialisation, and saving and printing run on rank 0.
-#include "lang/python/qualified_name.hpp"
-#include "lang/python/rules_common.hpp"
+#include "lang/python/rewrite/qualified_name.hpp"
+#include "lang/python/rewrite/rules_common.hpp"
 
 namespace adlang::py {
 

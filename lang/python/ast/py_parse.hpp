@@ -5,7 +5,7 @@
 #include <string>
 
 #include "lang/diagnostics.hpp"
-#include "lang/python/py_ast.hpp"
+#include "lang/python/ast/py_ast.hpp"
 
 namespace adlang::py {
 

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "lang/diagnostics.hpp"
-#include "lang/python/fresh_names.hpp"
-#include "lang/python/py_ast.hpp"
-#include "lang/python/source_layout.hpp"
-#include "lang/python/text_edit.hpp"
+#include "lang/python/ast/py_ast.hpp"
+#include "lang/python/rewrite/fresh_names.hpp"
+#include "lang/python/rewrite/source_layout.hpp"
+#include "lang/python/rewrite/text_edit.hpp"
 
 namespace adlang::py {
 

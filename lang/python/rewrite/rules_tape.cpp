@@ -2,8 +2,8 @@
 // wrapped in hvd.DistributedGradientTape after its `with` block, the model and optimizer
 // variables are broadcast from rank 0 after the first apply_gradients, dataset steps are divided
 // by hvd.size(), and saving and printing run on rank 0.
-#include "lang/python/qualified_name.hpp"
-#include "lang/python/rules_common.hpp"
+#include "lang/python/rewrite/qualified_name.hpp"
+#include "lang/python/rewrite/rules_common.hpp"
 
 namespace adlang::py {
 

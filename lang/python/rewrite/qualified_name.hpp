@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "lang/python/environment.hpp"
-#include "lang/python/py_ast.hpp"
+#include "lang/python/ast/py_ast.hpp"
+#include "lang/python/rewrite/environment.hpp"
 
 namespace adlang::py {
 

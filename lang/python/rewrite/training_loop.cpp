@@ -1,9 +1,9 @@
-#include "lang/python/training_loop.hpp"
+#include "lang/python/rewrite/training_loop.hpp"
 
 #include <map>
 #include <optional>
 
-#include "lang/python/qualified_name.hpp"
+#include "lang/python/rewrite/qualified_name.hpp"
 
 namespace adlang::py {
 

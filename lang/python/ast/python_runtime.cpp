@@ -1,7 +1,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include "lang/python/python_runtime.hpp"
+#include "lang/python/ast/python_runtime.hpp"
 
 #include <mutex>
 #include <string>

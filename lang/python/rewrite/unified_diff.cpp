@@ -1,4 +1,4 @@
-#include "lang/python/unified_diff.hpp"
+#include "lang/python/rewrite/unified_diff.hpp"
 
 #include <algorithm>
 #include <cstdint>

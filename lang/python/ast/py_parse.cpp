@@ -1,12 +1,12 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include "lang/python/py_parse.hpp"
+#include "lang/python/ast/py_parse.hpp"
 
 #include <string>
 #include <vector>
 
-#include "lang/python/python_runtime.hpp"
+#include "lang/python/ast/python_runtime.hpp"
 
 namespace adlang::py {
 

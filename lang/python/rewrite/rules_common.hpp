@@ -16,11 +16,11 @@
 #include <utility>
 #include <vector>
 
-#include "lang/python/block_emitter.hpp"
-#include "lang/python/environment.hpp"
-#include "lang/python/py_ast.hpp"
-#include "lang/python/qualified_name.hpp"
-#include "lang/python/rewrite_context.hpp"
+#include "lang/python/ast/py_ast.hpp"
+#include "lang/python/rewrite/block_emitter.hpp"
+#include "lang/python/rewrite/environment.hpp"
+#include "lang/python/rewrite/qualified_name.hpp"
+#include "lang/python/rewrite/rewrite_context.hpp"
 
 namespace adlang::py {
 

@@ -1,11 +1,11 @@
-#include "lang/python/restrictions.hpp"
+#include "lang/python/rewrite/restrictions.hpp"
 
 #include <map>
 #include <set>
 #include <string>
 
-#include "lang/python/environment.hpp"
-#include "lang/python/qualified_name.hpp"
+#include "lang/python/rewrite/environment.hpp"
+#include "lang/python/rewrite/qualified_name.hpp"
 
 namespace adlang::py {
 

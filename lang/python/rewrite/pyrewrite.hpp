@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "lang/diagnostics.hpp"
-#include "lang/python/rewrite_context.hpp"
-#include "lang/python/rules_common.hpp"
-#include "lang/python/training_loop.hpp"
+#include "lang/python/rewrite/rewrite_context.hpp"
+#include "lang/python/rewrite/rules_common.hpp"
+#include "lang/python/rewrite/training_loop.hpp"
 
 namespace adlang::py {
 

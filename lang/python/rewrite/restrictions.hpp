@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "lang/diagnostics.hpp"
-#include "lang/python/py_ast.hpp"
+#include "lang/python/ast/py_ast.hpp"
 
 namespace adlang::py {
 

@@ -1,4 +1,4 @@
-#include "lang/python/source_layout.hpp"
+#include "lang/python/rewrite/source_layout.hpp"
 
 #include <algorithm>
 

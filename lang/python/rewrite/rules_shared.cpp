@@ -1,7 +1,7 @@
 // The rule pieces the rewrite document writes identically in several patterns' rule sets
 // (seed 002, Sec. 2.3-2.6), and the amendments they share (docs/pyrewrite.md).
-#include "lang/python/qualified_name.hpp"
-#include "lang/python/rules_common.hpp"
+#include "lang/python/rewrite/qualified_name.hpp"
+#include "lang/python/rewrite/rules_common.hpp"
 
 namespace adlang::py {
 

@@ -1,4 +1,4 @@
-#include "lang/python/text_edit.hpp"
+#include "lang/python/rewrite/text_edit.hpp"
 
 #include <algorithm>
 
