@@ -38,6 +38,16 @@ struct CommonOptions {
   bool json = false;
 };
 
+// --predicates: "strict" or "total" as given; not given (empty), a .py program runs under
+// TensorFlow's and Python's total comparisons (docs/python.md) and a .ad program under the
+// paper's strict ones.
+inline PredicateMode predicate_mode(const std::string& given, const std::string& file) {
+  if (given == "total") return PredicateMode::Total;
+  if (given == "strict") return PredicateMode::Strict;
+  bool py = file.size() >= 3 && file.compare(file.size() - 3, 3, ".py") == 0;
+  return py ? PredicateMode::Total : PredicateMode::Strict;
+}
+
 struct TraceOptions : CommonOptions {
   PrintStyle style = PrintStyle::Concrete;
 };

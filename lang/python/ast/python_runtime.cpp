@@ -75,3 +75,10 @@ std::string python_version() {
 }
 
 }  // namespace adlang::py
+
+// LeakSanitizer (sanitizer builds only read this): the embedded interpreter lives until the
+// process exits and is never finalised, so its allocations are not leaks of adlang. Every
+// binary that embeds it (adlang on a .py file, the test suites) suppresses them by itself.
+extern "C" const char* __lsan_default_suppressions() {
+  return "leak:libpython3.11.so\n";
+}
