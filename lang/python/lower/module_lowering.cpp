@@ -444,7 +444,6 @@ bool Lowerer::module_statement(const std::vector<NodePtr>& stmts, std::size_t i,
         term = call_args(v)[0].get();
       }
       out = lower_expr(*term, scope);
-      if (out.shape.kind == Shape::Kind::Unit) refuse(*term, "the program's term must be a value");
       return true;
     }
     case Kind::AnnAssign: {
