@@ -115,3 +115,42 @@ TEST(PythonLowering, PlainProgramsPrintWhatCPythonPrints) {
 
 }  // namespace
 }  // namespace adlang
+
+namespace adlang {
+namespace {
+
+struct ThesisRun {
+  std::string file;
+  std::vector<std::string> env;
+  std::string value;
+};
+
+// The thesis's scripts (examples/thesis, Appendices B and C as printed) give its values
+// (Tables 6.1-6.4, Appendix B) under every evaluator: the compiled one (run), the reference
+// one in the limited language of Fig. 8 (run --unfold), and the denotational one (den).
+TEST(ThesisPrograms, GiveTheThesisValuesUnderEveryEngine) {
+  const std::vector<ThesisRun> runs = {
+      {"fac.py", {}, "120"},
+      {"fib.py", {}, "75025"},
+      {"ack.py", {}, "9"},
+      {"ack.py", {"--env", "m=3", "--env", "n=3"}, "61"},
+      {"tak.py", {}, "9"},
+      {"primes.py", {}, "42209"},
+  };
+  const std::vector<std::vector<std::string>> engines = {
+      {"run"}, {"run", "--unfold", "100000"}, {"den"}};
+  std::string dir = test::source_dir() + "/examples/thesis";
+  for (const ThesisRun& r : runs) {
+    for (const auto& engine : engines) {
+      std::vector<std::string> args = engine;
+      args.push_back(r.file);
+      args.insert(args.end(), r.env.begin(), r.env.end());
+      test::ProcessResult p = test::run_process(test::adlang_binary(), args, dir);
+      EXPECT_EQ(p.exit_code, 0) << engine[0] << " " << r.file << "\n" << p.err;
+      EXPECT_EQ(p.out, r.value + "\n") << engine[0] << " " << r.file;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace adlang

@@ -34,6 +34,18 @@ TEST(TrainingLoop, FindsEachKind) {
   EXPECT_EQ(loop_of("import tensorflow as tf\nx = tf.constant(1)\n"), LoopKind::None);
 }
 
+// Horovod's TF1 Keras example: the session only carries a config to Keras.
+TEST(TrainingLoop, SessionCarryingAKerasConfigIsNotALoop) {
+  EXPECT_EQ(loop_of("import keras\nimport tensorflow as tf\nfrom keras import backend as K\n"
+                    "config = tf.ConfigProto()\nK.set_session(tf.Session(config=config))\n"
+                    "m = keras.models.Sequential()\nm.compile(loss='mse', optimizer='sgd')\n"
+                    "m.fit(x)\n"),
+            LoopKind::Keras);
+  EXPECT_EQ(loop_of("import tensorflow as tf\n"
+                    "tf.keras.backend.set_session(tf.Session())\nwith tf.Session() as s: pass\n"),
+            LoopKind::Session);
+}
+
 TEST(TrainingLoop, UserModelClassesAndCompiledModels) {
   EXPECT_EQ(loop_of("import tensorflow as tf\nclass M(tf.keras.Model): pass\nclass N(M): pass\n"
                     "n = N()\nn.fit(x)\n"),

@@ -38,6 +38,9 @@ class KerasRules final : public RuleSet {
     if (auto r = lr_scheduler_rule(s, call, id_r, sigma)) return r;
     if (auto r = optimizer_rule(s, call, id_r, sigma, /*wrap=*/true, TfClass::KerasOptimizer))
       return r;
+    // Amended: a TF1 ConfigProto (the config `K.set_session(tf.Session(config=config))` carries
+    // to Keras) pins the GPU, as in Horovod's TF1 Keras example.
+    if (auto r = config_proto_rule(s, call, id_r, sigma)) return r;
     if (auto r = model_rule(s, call, id_r, sigma)) return r;
     if (auto r = checkpoint_rule(s, call, id_r, sigma)) return r;
     // Amended: `history = model.fit(...)` is rewritten like the statement form.

@@ -61,6 +61,10 @@ class TapeRules final : public RuleSet {
     // Amended: the learning rate is scaled by hvd.size() as in the other patterns.
     if (auto r = optimizer_rule(s, call, id_r, sigma, /*wrap=*/false, TfClass::KerasOptimizer))
       return r;
+    // Amended: TF1 optimizers (tf.compat.v1.train.AdamOptimizer, ...) used with a tape in eager
+    // mode are scaled and broadcast likewise.
+    if (auto r = optimizer_rule(s, call, id_r, sigma, /*wrap=*/false, TfClass::Tf1Optimizer))
+      return r;
     if (auto r = model_rule(s, call, id_r, sigma)) return r;
     if (auto r = checkpoint_rule(s, call, id_r, sigma)) return r;
     if (auto r = root_rank_assign_rule(s, call, id_r, sigma)) return r;
@@ -223,6 +227,17 @@ class TapeRules final : public RuleSet {
 
   std::vector<std::string> bound_tapes_;  // tapes bound by the with items being rewritten
 
+  // `id` is a parameter of the function being rewritten.
+  bool is_parameter_of_frame(const std::string& id) {
+    FunctionFrame* fr = frame();
+    if (!fr || !fr->def) return false;
+    const Node& args = *fr->def->child("args");
+    for (const char* field : {"posonlyargs", "args", "kwonlyargs"})
+      for (const NodePtr& a : args.list(field))
+        if (a->text("arg") == id) return true;
+    return false;
+  }
+
   // # Variable Broadcasting
   // ELIF σ("optimizer") = id_t AND expr_1 = id_t.apply_gradients THEN
   //   IF id_i = grads_and_vars THEN
@@ -238,7 +253,14 @@ class TapeRules final : public RuleSet {
                                                  const Env& sigma) {
     auto recv = method_receiver(call_func(call), "apply_gradients");
     if (!recv) return std::nullopt;
-    if (!sigma.has("optimizer:" + *recv) && !sigma.is("optimizer", *recv)) {
+    // Amended: an optimizer that reaches the training function as a parameter
+    // (`def train(model, optimizer, dataset)`) is broadcast under the parameter's name.
+    bool parameter = !sigma.has("optimizer:" + *recv) && !sigma.is("optimizer", *recv) &&
+                     is_parameter_of_frame(*recv);
+    if (parameter)
+      ctx_.fire(s, "trans_S: the optimizer is a parameter of the training function",
+                std::string(section()));
+    if (!parameter && !sigma.has("optimizer:" + *recv) && !sigma.is("optimizer", *recv)) {
       ctx_.warn(call, "restriction 2.1.9: '" + *recv +
                           "' is not an optimizer created (by an "
                           "assignment, before this point) where the rules can see it; the initial "

@@ -246,6 +246,12 @@ class Summarizer {
   // Amended: tf.Session → Session, MonitoredTrainingSession → Monitored, a call of a function
   // with FuncSummary tl → tl, `m.compile(...)` makes m a model instance, and the calls inside an
   // expression are all looked at.
+  static bool is_set_session(const std::string& q) {
+    const std::string suffix = "backend.set_session";
+    return q.size() >= suffix.size() &&
+           q.compare(q.size() - suffix.size(), suffix.size(), suffix) == 0;
+  }
+
   LoopKind summary_E(const Node& e, Sigma& sigma) {
     LoopKind tl = LoopKind::None;
     if (e.is(Kind::Call)) {
@@ -261,6 +267,24 @@ class Summarizer {
           it->second.value == "model_instance") {
         tl = join(tl, LoopKind::Keras);
         evidence(LoopKind::Keras, e, *fit + ".fit");
+      }
+      if (auto q = resolved(f, sigma); q && is_set_session(*q)) {
+        // Amended: a TF1 session that only carries a config to Keras
+        // (`K.set_session(tf.Session(config=config))`, Horovod's TF1 Keras example) is not a
+        // training loop of its own; its arguments are still looked at.
+        for (const NodePtr& a : call_args(e)) {
+          auto qa = a->is(Kind::Call) ? resolved(call_func(*a), sigma) : std::nullopt;
+          bool session =
+              qa && (*qa == "tensorflow.Session" || *qa == "tensorflow.InteractiveSession");
+          tl = join(tl, summary_E(session ? call_func(*a) : *a, sigma));
+          if (session) {
+            for (const NodePtr& x : call_args(*a))
+              tl = join(tl, summary_E(*x, sigma));
+            for (const NodePtr& k : call_keywords(*a))
+              tl = join(tl, summary_E(*k->child("value"), sigma));
+          }
+        }
+        return tl;
       }
       if (auto q = resolved(f, sigma)) {
         if (*q == "tensorflow.GradientTape") {
