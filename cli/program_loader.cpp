@@ -36,6 +36,9 @@ ParsedFile parse_file(const SourceFile& file) {
       for (const py::DefaultInput& d : lowered.defaults)
         p.default_env.emplace_back(d.name.str(), d.value);
       p.lowered_text = py::print_lowered(lowered);
+      for (const py::Placement& pl : lowered.placements)
+        for (const std::string& o : pl.place_options())
+          p.default_place.push_back(o);
       p.syntax = std::move(lowered.program);
     } else {
       p.syntax = parse_program(file.text());

@@ -71,6 +71,9 @@ struct ParsedFile {
   SyntaxProgram syntax;
   std::vector<std::pair<std::string, std::string>> default_env;  // NAME, VALUE
   std::string lowered_text;  // .py files: the lowered program as `adlang fmt` prints it
+  // .py files: the script's tf.device blocks as placement options (FUNCTION:LINE=RANK), the
+  // defaults of the partitioned graph's --place.
+  std::vector<std::string> default_place;
 };
 
 // Parses (or, for a .py file, lowers) the file; CommandFailure with exit 3 on an error.

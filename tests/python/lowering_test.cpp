@@ -119,6 +119,19 @@ TEST(PythonLowering, PlainProgramsPrintWhatCPythonPrints) {
 namespace adlang {
 namespace {
 
+// Appendix B's tf.device blocks become placements of the lines they hold, on the task's rank.
+TEST(ThesisPrograms, DeviceBlocksArePlacements) {
+  std::string path = test::source_dir() + "/examples/thesis/fac.py";
+  py::LoweredPython lowered = py::lower_python(SourceFile(path, test::read_file(path)));
+  std::vector<std::string> place;
+  for (const py::Placement& p : lowered.placements)
+    for (const std::string& o : p.place_options())
+      place.push_back(o);
+  EXPECT_EQ(place, (std::vector<std::string>{"fac:16=0", "fac:20=1", "fac:23=1"}));
+  ASSERT_EQ(lowered.defaults.size(), 1u);
+  EXPECT_EQ(lowered.defaults[0].name.str() + "=" + lowered.defaults[0].value, "n=5");
+}
+
 struct ThesisRun {
   std::string file;
   std::vector<std::string> env;

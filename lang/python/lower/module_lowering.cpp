@@ -587,14 +587,23 @@ bool is_python_path(const std::string& path) {
   return ends_with(path, ".py");
 }
 
+std::vector<std::string> Placement::place_options() const {
+  std::vector<std::string> out;
+  for (std::uint32_t line = begin.line; line <= end.line; ++line)
+    out.push_back((function.empty() ? std::string("main") : function) + ":" + std::to_string(line) +
+                  "=" + std::to_string(rank));
+  return out;
+}
+
 std::string print_lowered(const LoweredPython& lowered) {
   std::string s;
   for (const DefaultInput& d : lowered.defaults)
     s += "-- input " + d.name.str() + " = " + d.value + " (the script's feed_dict)\n";
   for (const Placement& p : lowered.placements) {
-    s += "-- placement: lines " + std::to_string(p.begin.line) + "-" + std::to_string(p.end.line) +
-         (p.function.empty() ? std::string(" of the program") : " of " + p.function) + " on " +
-         p.device + "\n";
+    s += "-- placement: " + p.device + ":";
+    for (const std::string& o : p.place_options())
+      s += " --place " + o;
+    s += "\n";
   }
   s += print_syntax_program(lowered.program);
   if (!s.empty() && s.back() != '\n') s += '\n';

@@ -21,6 +21,12 @@ struct Placement {
   SourceLoc begin;
   SourceLoc end;
   std::string device;
+  // The task of the device ("/job:local/replica:0/task:1/device:CPU:0" is on task 1): the rank
+  // of the partition that runs these lines.
+  unsigned rank = 0;
+  // As the partitioned graph's placement option reads it: FUNCTION:LINE=RANK for each line of
+  // the block (the program's term is placed as main:LINE=RANK).
+  std::vector<std::string> place_options() const;
 };
 
 // An input's value from the `feed_dict` of the script's own `sess.run`: the default when no

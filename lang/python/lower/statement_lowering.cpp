@@ -5,6 +5,7 @@
 // and `for i in range(...)` become tail-recursive functions of the variables they change (a
 // loop is a special case of recursion, as the thesis says of TensorFlow's loops).
 #include <algorithm>
+#include <cstdlib>
 
 #include "lang/diagnostics.hpp"
 #include "lang/python/lower/lowerer.hpp"
@@ -542,9 +543,12 @@ Value Lowerer::lower_with(const std::vector<NodePtr>& stmts, std::size_t i, Scop
         args[0]->constant_type != ConstantType::Str)
       refuse(ctx, "tf.device takes one device name (a string literal)");
     const auto& body = s.list("body");
+    const std::string& device = args[0]->str_value;
+    unsigned rank = 0;
+    if (std::size_t at = device.find("/task:"); at != std::string::npos)
+      rank = static_cast<unsigned>(std::strtoul(device.c_str() + at + 6, nullptr, 10));
     Placement p{current_function_, loc(*body.front()),
-                SourceLoc{body.back()->span.end_line, body.back()->span.end_col},
-                args[0]->str_value};
+                SourceLoc{body.back()->span.end_line, body.back()->span.end_col}, device, rank};
     out_.placements.push_back(p);
     return lower_block(s.list("body"), 0, scope, after);
   }
