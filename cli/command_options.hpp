@@ -3,11 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "cli/derivation_format.hpp"
 #include "lang/printer.hpp"
+#include "lang/source.hpp"
 #include "semantics/eval_context.hpp"
 #include "semantics/scalar.hpp"
 
@@ -27,6 +30,8 @@ inline constexpr std::uint64_t kLinearDerivativeSteps = 200'000'000;
 
 struct CommonOptions {
   std::string file;
+  // The program text when it does not come from `file` (the REPL); `file` is then unused.
+  std::shared_ptr<SourceFile> source;
   std::vector<std::string> env;  // NAME=VALUE
   Precision precision = Precision::Double;
   PredicateMode predicates = PredicateMode::Strict;
@@ -36,6 +41,9 @@ struct CommonOptions {
   std::optional<std::uint64_t> max_derivative_steps;  // default: by `ad`, as above
   AdMode ad = AdMode::Linear;
   bool json = false;
+  // --derivation (run, trace): print the derivation of the judgement instead of the result.
+  std::optional<DerivationView> derivation;
+  std::uint64_t max_judgements = 2'000'000;  // recorded at most (--derivation-max-judgements)
 };
 
 // --predicates: "strict" or "total" as given; not given (empty), a .py program runs under
@@ -50,6 +58,19 @@ inline PredicateMode predicate_mode(const std::string& given, const std::string&
 
 struct TraceOptions : CommonOptions {
   PrintStyle style = PrintStyle::Concrete;
+  std::string format = "text";     // text, or a picture of the trace: dot, svg, png
+  std::string output;              // -o: the picture's file (dot: standard output if empty)
+  std::optional<std::string> wrt;  // pictures: also each node's adjoint for this input
+  std::optional<std::string> dir;  // the cotangent (default 1 for a real result)
+};
+
+// adlang plot: the program as a function of one input, its derivative by rd and central
+// differences.
+struct PlotOptions : CommonOptions {
+  std::string wrt;
+  double from = -1, to = 1;
+  std::size_t samples = 201;
+  std::string output;  // .svg or .png
 };
 
 struct DiffOptions : CommonOptions {

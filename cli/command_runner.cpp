@@ -8,6 +8,8 @@
 #include "lang/diagnostics.hpp"
 #include "lang/stack.hpp"
 #include "lang/term_size.hpp"
+#include "semantics/value.hpp"
+#include "viz/external_tool.hpp"
 
 #include <cstdio>
 
@@ -94,5 +96,44 @@ int run_guarded(bool json, std::ostream& out, std::ostream& err, std::shared_ptr
   run_on_large_stack(guarded);
   return code;
 }
+
+void draw_with(const std::vector<std::string>& argv, const std::string& input,
+               const std::string& package) {
+  ToolResult r = run_tool(argv, input);
+  if (r.exit_code == 0) return;
+  throw CommandFailure(kExitUsage, "adlang: error: " + argv[0] + " failed" +
+                                       (r.messages.empty() ? std::string() : ": " + r.messages) +
+                                       "\nnote: drawing needs " + argv[0] + " (Debian: " + package +
+                                       ")\n");
+}
+
+template <class S>
+Term cotangent_term(const std::optional<std::string>& dir, Type u) {
+  if (dir) {
+    ParsedValue<S> v;
+    try {
+      v = parse_value<S>(*dir);
+    } catch (const ValueSyntaxError& e) {
+      throw CommandFailure(kExitUsage, std::string("adlang: error: --dir: ") + e.what() + "\n");
+    }
+    if (v.type != u) {
+      throw CommandFailure(kExitUsage, "adlang: error: --dir has type " + to_string(v.type) +
+                                           " but the program's result has type " + to_string(u) +
+                                           "\n");
+    }
+    const S* data = v.value.data();
+    auto term = value_term<S>(v.type, data);
+    if (!term) throw CommandFailure(kExitUsage, "adlang: error: --dir is not a decimal value\n");
+    return *term;
+  }
+  if (u.is_real()) return mk::literal("1");
+  throw CommandFailure(kExitUsage, "adlang: error: the program's result has type " + to_string(u) +
+                                       ": give a cotangent of that type with --dir\n");
+}
+
+template Term cotangent_term<double>(const std::optional<std::string>&, Type);
+template Term cotangent_term<Mpfr50>(const std::optional<std::string>&, Type);
+template Term cotangent_term<Mpfr100>(const std::optional<std::string>&, Type);
+template Term cotangent_term<Rational>(const std::optional<std::string>&, Type);
 
 }  // namespace adlang

@@ -3,13 +3,19 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "cli/command_options.hpp"
+#include "cli/exit_codes.hpp"
 #include "cli/program_loader.hpp"
 #include "lang/printer.hpp"
 #include "semantics/eval_context.hpp"
+#include "semantics/scalar.hpp"
 #include "semantics/undefined.hpp"
+#include "semantics/value.hpp"
 
 namespace adlang {
 
@@ -38,6 +44,47 @@ int with_precision(Precision p, F&& f) {
   }
   return f.template operator()<double>();
 }
+
+// A closed value as a term: literals, * and pairs. A real whose text is not a decimal literal
+// (an exact rational such as 1/3) has no such term: nullopt.
+template <class S>
+std::optional<Term> value_term(Type t, const S*& data) {
+  switch (t.kind()) {
+    case TypeKind::Real: {
+      std::string text = ScalarTraits<S>::to_text(*data++);
+      if (!is_literal_text(text)) return std::nullopt;
+      return mk::literal(text);
+    }
+    case TypeKind::Unit:
+      return mk::unit();
+    case TypeKind::Pair: {
+      auto a = value_term<S>(t.first(), data);
+      auto b = value_term<S>(t.second(), data);
+      if (!a || !b) return std::nullopt;
+      return mk::pair(*a, *b);
+    }
+  }
+  return std::nullopt;
+}
+
+// The cotangent W of a derivative of a result of type u: --dir (a value of type u), or 1
+// when u is real. CommandFailure (usage) otherwise.
+template <class S>
+Term cotangent_term(const std::optional<std::string>& dir, Type u);
+
+// The input named `name` (--wrt); CommandFailure (usage) if the program has none.
+template <class S>
+const ProgramInput<S>& input_named(const LoadedProgram<S>& p, const std::string& name) {
+  for (const ProgramInput<S>& in : p.inputs)
+    if (in.name.str() == name) return in;
+  throw CommandFailure(
+      kExitUsage, "adlang: error: --wrt " + name + ": the program has no input of that name\n");
+}
+
+// Runs a drawing tool (argv) with `input`; CommandFailure (usage) with its messages and the
+// Debian package that provides it when it fails.
+void draw_with(const std::vector<std::string>& argv, const std::string& input,
+               const std::string& package);
 
 // Terms with more nodes (as a tree) than this are not printed: printing expands shared
 // subterms, and R's output can be exponentially larger as a tree than in memory.

@@ -19,6 +19,20 @@ int trace_command(const TraceOptions& opts, std::ostream& out, std::ostream& err
 // and its value.
 int diff_command(const DiffOptions& opts, std::ostream& out, std::ostream& err);
 
+// adlang run --derivation / adlang trace --derivation: the derivation of the evaluation
+// judgement phi | rho |- M => V (Figs. 2-3), or of phi | rho |- M ~> C when `symbolic`
+// (Figs. 4-5), recorded from the reference evaluators.
+int derivation_command(const CommonOptions& opts, bool symbolic, std::ostream& out,
+                       std::ostream& err);
+
+// adlang trace --format dot|svg|png: the trace as a graph with each node's value (and with
+// --wrt, its adjoint), drawn by Graphviz.
+int trace_picture_command(const TraceOptions& opts, std::ostream& out, std::ostream& err);
+
+// adlang plot: samples the program, its derivative by rd and central differences over an
+// interval, writes the table to `out` and the chart (gnuplot) to opts.output.
+int plot_command(const PlotOptions& opts, std::ostream& out, std::ostream& err);
+
 // adlang fmt: the program printed back in the concrete syntax.
 int fmt_command(const std::string& file, std::ostream& out, std::ostream& err);
 

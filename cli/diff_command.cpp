@@ -16,28 +16,6 @@ namespace adlang {
 
 namespace {
 
-// A closed value as a term: literals, * and pairs. A real whose text is not a decimal literal
-// (an exact rational such as 1/3) has no such term: nullopt.
-template <class S>
-std::optional<Term> value_term(Type t, const S*& data) {
-  switch (t.kind()) {
-    case TypeKind::Real: {
-      std::string text = ScalarTraits<S>::to_text(*data++);
-      if (!is_literal_text(text)) return std::nullopt;
-      return mk::literal(text);
-    }
-    case TypeKind::Unit:
-      return mk::unit();
-    case TypeKind::Pair: {
-      auto a = value_term<S>(t.first(), data);
-      auto b = value_term<S>(t.second(), data);
-      if (!a || !b) return std::nullopt;
-      return mk::pair(*a, *b);
-    }
-  }
-  return std::nullopt;
-}
-
 std::string size_text(const TermSize& s) {
   char buf[96];
   std::snprintf(buf, sizeof buf, "%.0f nodes", s.tree);
@@ -51,44 +29,13 @@ int diff_command(const DiffOptions& opts, std::ostream& out, std::ostream& err) 
   return run_guarded(opts.json, out, err, file, [&] {
     return with_precision(opts.precision, [&]<class S>() {
       auto p = load_program<S>(opts, file);
-      const ProgramInput<S>* wrt = nullptr;
-      for (const ProgramInput<S>& in : p->inputs)
-        if (in.name.str() == opts.wrt) wrt = &in;
-      if (!wrt) {
-        throw CommandFailure(kExitUsage, "adlang: error: --wrt " + opts.wrt +
-                                             ": the program has no input of that name\n");
-      }
+      const ProgramInput<S>* wrt = &input_named(*p, opts.wrt);
       ValueEnv<S> rho = p->input_env();
       EvalContext cx(eval_options(opts), p->names);
       Traced<S> traced = symbolic_eval(p->term, rho, nullptr, cx);
       Type u = traced.trace.type();
 
-      // The cotangent W.
-      Term w;
-      if (opts.dir) {
-        ParsedValue<S> dir;
-        try {
-          dir = parse_value<S>(*opts.dir);
-        } catch (const ValueSyntaxError& e) {
-          throw CommandFailure(kExitUsage, std::string("adlang: error: --dir: ") + e.what() + "\n");
-        }
-        if (dir.type != u) {
-          throw CommandFailure(kExitUsage, "adlang: error: --dir has type " + to_string(dir.type) +
-                                               " but the program's result has type " +
-                                               to_string(u) + "\n");
-        }
-        const S* data = dir.value.data();
-        auto term = value_term<S>(dir.type, data);
-        if (!term)
-          throw CommandFailure(kExitUsage, "adlang: error: --dir is not a decimal value\n");
-        w = *term;
-      } else if (u.is_real()) {
-        w = mk::literal("1");
-      } else {
-        throw CommandFailure(kExitUsage, "adlang: error: the program's result has type " +
-                                             to_string(u) +
-                                             ": give a cotangent of that type with --dir\n");
-      }
+      Term w = cotangent_term<S>(opts.dir, u);  // W
       // The point V: the input's value as a term (or the input itself when it has none).
       const S* data = wrt->value.data();
       Term v = value_term<S>(wrt->type, data).value_or(mk::var(wrt->name, wrt->type));

@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/pyrewrite_command.hpp"
+#include "cli/repl_command.hpp"
 
 namespace {
 
@@ -50,6 +51,40 @@ void finish_common(CommonOptions& o, const std::string& precision, const std::st
   o.predicates = predicate_mode(predicates, o.file);
 }
 
+// --derivation and its view options (run, trace).
+struct DerivationFlags {
+  bool on = false;
+  std::string format = "text";
+  DerivationView view;
+};
+
+void add_derivation(CLI::App& cmd, DerivationFlags& f, std::uint64_t& max_judgements) {
+  cmd.add_flag("--derivation", f.on,
+               "print the derivation of the judgement, rule by rule of Figs. 2-5, instead of "
+               "the result");
+  cmd.add_option("--derivation-format", f.format, "text (indented), json, or latex (mathpartir)")
+      ->check(CLI::IsMember({"text", "json", "latex"}))
+      ->default_str("text");
+  cmd.add_option("--derivation-depth", f.view.max_depth, "premises deeper than this are elided")
+      ->capture_default_str();
+  cmd.add_option("--derivation-size", f.view.max_judgements,
+                 "at most this many judgements are shown")
+      ->capture_default_str();
+  cmd.add_flag("--fold-recursion", f.view.fold_recursion,
+               "show a recursive call's sub-derivation as its conclusion only");
+  cmd.add_option("--derivation-max-judgements", max_judgements,
+                 "judgements recorded before giving up (memory guard)")
+      ->capture_default_str();
+}
+
+void finish_derivation(CommonOptions& o, DerivationFlags& f) {
+  if (!f.on) return;
+  f.view.format = f.format == "json"    ? DerivationFormat::Json
+                  : f.format == "latex" ? DerivationFormat::Latex
+                                        : DerivationFormat::Text;
+  o.derivation = f.view;
+}
+
 PrintStyle parse_style(const std::string& s) {
   return s == "paper" ? PrintStyle::Paper : PrintStyle::Concrete;
 }
@@ -68,6 +103,8 @@ int main(int argc, char** argv) {
   std::string run_precision = "double", run_predicates, run_ad = "linear";
   CLI::App* run = app.add_subcommand("run", "evaluate a program (ordinary evaluation, Figs. 2-3)");
   add_common(*run, run_opts, run_precision, run_predicates, run_ad);
+  DerivationFlags run_derivation;
+  add_derivation(*run, run_derivation, run_opts.max_judgements);
 
   TraceOptions trace_opts;
   std::string trace_precision = "double", trace_predicates, trace_style = "concrete";
@@ -75,10 +112,24 @@ int main(int argc, char** argv) {
   CLI::App* trace = app.add_subcommand(
       "trace", "print the trace term of a program (symbolic evaluation, Figs. 4-5)");
   add_common(*trace, trace_opts, trace_precision, trace_predicates, trace_ad);
+  DerivationFlags trace_derivation;
+  add_derivation(*trace, trace_derivation, trace_opts.max_judgements);
   trace
       ->add_option("--style", trace_style, "concrete (parses back) or paper (the paper's notation)")
       ->check(CLI::IsMember({"concrete", "paper"}))
       ->default_str("concrete");
+  trace
+      ->add_option("--format", trace_opts.format,
+                   "text (the trace term), or the trace as a graph with each node's value: dot, "
+                   "svg, png (drawn by Graphviz)")
+      ->check(CLI::IsMember({"text", "dot", "svg", "png"}))
+      ->default_str("text");
+  trace->add_option("-o,--output", trace_opts.output,
+                    "the picture's file (--format dot writes to standard output without it)");
+  trace->add_option("--wrt", trace_opts.wrt,
+                    "pictures: also each node's adjoint for the derivative in this input");
+  trace->add_option("--dir", trace_opts.dir,
+                    "pictures: the cotangent (default 1 for a real result)");
 
   DiffOptions diff_opts;
   std::string diff_precision = "double", diff_predicates, diff_style = "concrete";
@@ -94,9 +145,28 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"concrete", "paper"}))
       ->default_str("concrete");
 
+  PlotOptions plot_opts;
+  std::string plot_precision = "double", plot_predicates, plot_ad = "linear";
+  CLI::App* plot = app.add_subcommand(
+      "plot",
+      "draw the program as a function of one input, with its derivative by rd and central "
+      "differences (gnuplot); prints the sampled values");
+  add_common(*plot, plot_opts, plot_precision, plot_predicates, plot_ad);
+  plot->add_option("--wrt", plot_opts.wrt, "the input on the x axis (a real)")->required();
+  plot->add_option("--from", plot_opts.from, "the left end of the interval")->capture_default_str();
+  plot->add_option("--to", plot_opts.to, "the right end of the interval")->capture_default_str();
+  plot->add_option("--samples", plot_opts.samples, "points sampled, both ends included")
+      ->capture_default_str();
+  plot->add_option("-o,--output", plot_opts.output, "the chart: a .svg or .png file")->required();
+
   std::string fmt_file;
   CLI::App* fmt = app.add_subcommand("fmt", "print a program back in the concrete syntax");
   fmt->add_option("FILE", fmt_file, "the .ad program")->required();
+
+  CLI::App* repl = app.add_subcommand(
+      "repl",
+      "a read-eval-print loop: definitions, expressions, :type, :trace, :diff, :den, :check, "
+      ":load, :set (:help lists them); piped standard input runs as a script");
 
   // adlang pyrewrite (lang/python): sets its exit code when it runs.
   int pyrewrite_exit = kExitOk;
@@ -116,10 +186,12 @@ int main(int argc, char** argv) {
   if (checker_exit >= 0) return checker_exit;
   if (*run) {
     finish_common(run_opts, run_precision, run_predicates, run_ad);
+    finish_derivation(run_opts, run_derivation);
     return run_command(run_opts, std::cout, std::cerr);
   }
   if (*trace) {
     finish_common(trace_opts, trace_precision, trace_predicates, trace_ad);
+    finish_derivation(trace_opts, trace_derivation);
     trace_opts.style = parse_style(trace_style);
     return trace_command(trace_opts, std::cout, std::cerr);
   }
@@ -128,6 +200,11 @@ int main(int argc, char** argv) {
     diff_opts.style = parse_style(diff_style);
     return diff_command(diff_opts, std::cout, std::cerr);
   }
+  if (*plot) {
+    finish_common(plot_opts, plot_precision, plot_predicates, plot_ad);
+    return plot_command(plot_opts, std::cout, std::cerr);
+  }
+  if (*repl) return repl_command(std::cin, std::cout, std::cerr);
   if (*fmt) return fmt_command(fmt_file, std::cout, std::cerr);
   return pyrewrite_exit;
 }

@@ -134,7 +134,7 @@ template <class S>
 std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
                                                std::shared_ptr<SourceFile>& file) {
   auto p = std::make_unique<LoadedProgram<S>>();
-  p->file = read_source(opts.file);
+  p->file = opts.source ? opts.source : read_source(opts.file);
   file = p->file;
   ParsedFile parsed = parse_file(*p->file);
   p->syntax = std::move(parsed.syntax);

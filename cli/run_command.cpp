@@ -8,6 +8,7 @@
 namespace adlang {
 
 int run_command(const CommonOptions& opts, std::ostream& out, std::ostream& err) {
+  if (opts.derivation) return derivation_command(opts, false, out, err);
   std::shared_ptr<SourceFile> file;
   return run_guarded(opts.json, out, err, file, [&] {
     return with_precision(opts.precision, [&]<class S>() {

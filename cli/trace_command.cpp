@@ -9,6 +9,8 @@
 namespace adlang {
 
 int trace_command(const TraceOptions& opts, std::ostream& out, std::ostream& err) {
+  if (opts.derivation) return derivation_command(opts, true, out, err);
+  if (opts.format != "text") return trace_picture_command(opts, out, err);
   std::shared_ptr<SourceFile> file;
   return run_guarded(opts.json, out, err, file, [&] {
     return with_precision(opts.precision, [&]<class S>() {

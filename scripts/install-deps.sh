@@ -8,17 +8,31 @@ packages=(
   libboost-dev libeigen3-dev librapidcheck-dev libgtest-dev libcli11-dev
   libmpfr-dev libgmp-dev python3 python3-dev
 )
+# The teaching views: the REPL's line editing (libedit-dev), trace pictures (graphviz), plots
+# (gnuplot-nox), and compiling LaTeX derivations (pdflatex with mathpartir: texlive-latex-base
+# and texlive-science, ~75 MB installed, about 3 minutes on a fresh machine). Installed
+# without recommended packages, which would pull in several hundred MB of TeX.
+teaching=(libedit-dev graphviz gnuplot-nox texlive-latex-base texlive-science)
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
+missing_teaching=()
+for p in "${teaching[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing_teaching+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ] && [ ${#missing_teaching[@]} -eq 0 ]; then
   exit 0
 fi
-echo "installing: ${missing[*]}"
+echo "installing: ${missing[*]} ${missing_teaching[*]}"
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
 export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
+if [ ${#missing[@]} -gt 0 ]; then
+  "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
+fi
+if [ ${#missing_teaching[@]} -gt 0 ]; then
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing_teaching[@]}"
+fi

@@ -12,6 +12,8 @@
 
 namespace adlang {
 
+class DerivationRecorder;
+
 // An implementation of W.R_V(x:T. C) (ad/). The default is the paper's Fig. 6.
 using ReverseDerivFn = Term (*)(const Term& w, const Term& v, Name x, Type t, const Term& c,
                                 NameSupply& names, std::uint64_t max_steps,
@@ -46,6 +48,9 @@ struct EvalContext {
   std::uint64_t calls = 0;        // function calls made
   ReverseDerivStats derivative;   // R steps used
   std::uint64_t trace_nodes = 0;  // trace bindings and redexes recorded by symbolic evaluation
+  // When set, the evaluators report each judgement they establish (derivation_recorder.hpp);
+  // symbolic evaluation then evaluates traces with the reference evaluator.
+  DerivationRecorder* recorder = nullptr;
 
   std::uint64_t derivative_steps_left() const {
     std::uint64_t used = derivative.clause_steps;

@@ -4,6 +4,7 @@
 
 #include "lang/diagnostics.hpp"
 #include "lang/stack.hpp"
+#include "semantics/derivation_recorder.hpp"
 #include "semantics/symbolic_eval.hpp"
 
 namespace adlang {
@@ -126,7 +127,16 @@ class OrdinaryEval {
       stack_.push_back(stack_[offset + i]);
   }
 
+  // phi | rho |- M => V, reported to the derivation recorder when there is one.
   void eval(const Term& m, const FunFrame* phi) {
+    if (!cx_.recorder) return eval_node(m, phi);
+    std::size_t base = stack_.size();
+    cx_.recorder->enter(EventKind::Eval, m, phi);
+    eval_node(m, phi);
+    cx_.recorder->leave(print_value<S>(m.type(), stack_.data() + base));
+  }
+
+  void eval_node(const Term& m, const FunFrame* phi) {
     check_evaluation_depth(m.loc());
     switch (m.kind()) {
       // phi | rho |- V => rho(V)
@@ -250,6 +260,8 @@ class OrdinaryEval {
         env_base_ = env_.size();
         outer_visible_ = false;
         env_.push_back(Binding{clo.def->param, base, k});
+        if (cx_.recorder)
+          cx_.recorder->bind(clo.def->param, print_value<S>(c->arg.type(), stack_.data() + base));
         eval(clo.def->body, callee);
         env_.pop_back();
         env_base_ = saved_base;
@@ -265,8 +277,17 @@ class OrdinaryEval {
     throw InternalError("internal error: unknown term kind in evaluator");
   }
 
-  // pred(V) => W_bool where bev(pred, V') ~ W_bool
+  // phi | rho |- B => V_bool, reported to the derivation recorder when there is one.
   bool eval_bool(const BoolTerm& b, const FunFrame* phi) {
+    if (!cx_.recorder) return eval_bool_node(b, phi);
+    cx_.recorder->enter_bool(EventKind::EvalBool, b, Term(), phi);
+    bool v = eval_bool_node(b, phi);
+    cx_.recorder->leave(v ? "true" : "false");
+    return v;
+  }
+
+  // pred(V) => W_bool where bev(pred, V') ~ W_bool
+  bool eval_bool_node(const BoolTerm& b, const FunFrame* phi) {
     switch (b.kind()) {
       case BoolKind::Const:
         return b.as<BoolConst>()->value;
@@ -307,8 +328,12 @@ class OrdinaryEval {
     env.push(zl, Value<S>(stack_.begin() + static_cast<std::ptrdiff_t>(base),
                           stack_.begin() + static_cast<std::ptrdiff_t>(base + k)));
     env.push(zm, Value<S>(stack_.begin() + static_cast<std::ptrdiff_t>(base + k), stack_.end()));
-    Term redex = mk::rd(mk::var(zm, r.cotangent.type(), r.cotangent.loc()),
-                        mk::var(zl, t, r.point.loc()), r.var, t, r.body, r.loc());
+    // A point or cotangent that is already a value term stays as written (the redex of
+    // Fig. 2 is W.rd_V(x:T. N) with V, W those values).
+    Term point = is_value(r.point) ? r.point : mk::var(zl, t, r.point.loc());
+    Term cot =
+        is_value(r.cotangent) ? r.cotangent : mk::var(zm, r.cotangent.type(), r.cotangent.loc());
+    Term redex = mk::rd(cot, point, r.var, t, r.body, r.loc());
     Traced<S> traced = symbolic_eval(redex, env, phi, cx_);
     stack_.resize(base);
     stack_.insert(stack_.end(), traced.value.begin(), traced.value.end());

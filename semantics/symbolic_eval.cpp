@@ -7,6 +7,7 @@
 #include "lang/diagnostics.hpp"
 #include "lang/stack.hpp"
 #include "semantics/compiled_eval.hpp"
+#include "semantics/derivation_recorder.hpp"
 #include "semantics/ordinary_eval.hpp"
 
 namespace adlang {
@@ -28,6 +29,7 @@ class SymbolicEval {
   // still recurses, as the nesting of its trace does.
   Traced<S> sym(const Term& m0, const FunFrame* phi0) {
     std::vector<Wrapper> wrappers;
+    std::vector<Level> levels;  // only when recording a derivation
     Term m = m0;
     const FunFrame* phi = phi0;
     Traced<S> result;
@@ -36,6 +38,10 @@ class SymbolicEval {
     try {
       for (;;) {
         check_evaluation_depth(m.loc());
+        if (cx_.recorder) {
+          cx_.recorder->enter(EventKind::Sym, m, phi);
+          levels.push_back(Level{wrappers.size(), wrappers.size(), false});
+        }
         // phi | rho |- V ~> V
         if (is_value(m)) {
           result = Traced<S>{m, close_value(m, rho_)};
@@ -47,6 +53,7 @@ class SymbolicEval {
         w.kind = Wrapper::Bindings;
         Term redex = reduce_subterms(m, phi, w.bindings);
         if (!w.bindings.empty()) wrappers.push_back(std::move(w));
+        if (cx_.recorder) levels.back().after_bindings = wrappers.size();
         if (is_value(redex)) {
           result = Traced<S>{redex, close_value(redex, rho_)};
           break;
@@ -55,13 +62,25 @@ class SymbolicEval {
           result = sym_redex(redex, phi);
           break;
         }
+        if (cx_.recorder) levels.back().continued = true;
       }
     } catch (...) {
       rho_.leave_frame(entry);
       throw;
     }
     rho_.leave_frame(entry);
-    unwind(wrappers, result.trace);
+    if (!cx_.recorder) {
+      unwind(wrappers, result.trace, 0);
+      return result;
+    }
+    // Closes the judgements opened above, innermost first, each with its own trace.
+    std::string value = print_value<S>(m0.type(), result.value);
+    for (std::size_t k = levels.size(); k-- > 0;) {
+      unwind(wrappers, result.trace, levels[k].after_bindings);
+      if (levels[k].continued) cx_.recorder->leave(value, result.trace);  // its SymRedex
+      unwind(wrappers, result.trace, levels[k].at_start);
+      cx_.recorder->leave(value, result.trace);  // its Sym
+    }
     return result;
   }
 
@@ -87,8 +106,23 @@ class SymbolicEval {
     std::unique_ptr<FunFrame> fun_frame;
   };
 
+  // One pass of sym()'s loop, for closing its recorded judgements: how many wrappers there
+  // were when it began and after its Fig. 5 bindings, and whether it continued with a body.
+  struct Level {
+    std::size_t at_start, after_bindings;
+    bool continued;
+  };
+
   ValueEnv<S>& rho_;
   EvalContext& cx_;
+
+  // Opens the judgement of a redex whose body sym() continues with (derivation_recorder.hpp).
+  void record_continued(const Term& redex, const FunFrame* phi) {
+    if (cx_.recorder) cx_.recorder->enter(EventKind::SymRedex, redex, phi);
+  }
+  void record_bind(Name x, const Type& t, const Value<S>& v) {
+    if (cx_.recorder) cx_.recorder->bind(x, print_value<S>(t, v));
+  }
 
   // If the trace of `redex` is the trace of a term in the trivial context, sets m and phi to
   // that term and its function environment, records the wrapper, and returns true.
@@ -100,7 +134,9 @@ class SymbolicEval {
       case TermKind::Let: {
         count_trace_node(redex.loc());
         const Let* l = redex.as<Let>();
+        record_continued(redex, phi_in);
         rho_.push(l->var, close_value(l->bound, rho_));
+        record_bind(l->var, l->bound.type(), *rho_.lookup(l->var));
         Wrapper w;
         w.kind = Wrapper::Let;
         w.var = l->var;
@@ -116,6 +152,7 @@ class SymbolicEval {
         const If* i = redex.as<If>();
         const BoolConst* b = i->guard.as<BoolConst>();
         internal_check(b != nullptr, "conditional redex without a boolean value");
+        record_continued(redex, phi_in);
         m = b->value ? i->then_branch : i->else_branch;
         return true;
       }
@@ -123,6 +160,7 @@ class SymbolicEval {
       case TermKind::LetRec: {
         count_trace_node(redex.loc());
         const LetRec* l = redex.as<LetRec>();
+        record_continued(redex, phi_in);
         Wrapper w;
         w.kind = Wrapper::Scope;
         w.fun_frame = std::make_unique<FunFrame>(
@@ -155,6 +193,8 @@ class SymbolicEval {
         // size along a loop written as tail recursion.
         rho_.leave_frame(entry);
         rho_.enter_frame();
+        record_continued(redex, phi_in);
+        record_bind(clo.def->param, c->param_type, arg);
         rho_.push(clo.def->param, std::move(arg));
         wrappers.push_back(std::move(w));
         phi = callee;
@@ -166,9 +206,10 @@ class SymbolicEval {
     }
   }
 
-  // Wraps the trace in the recorded wrappers, innermost first (rho is restored by sym()).
-  void unwind(std::vector<Wrapper>& wrappers, Term& trace) {
-    for (std::size_t i = wrappers.size(); i-- > 0;) {
+  // Wraps the trace in the recorded wrappers above `down_to`, innermost first (rho is
+  // restored by sym()).
+  void unwind(std::vector<Wrapper>& wrappers, Term& trace, std::size_t down_to) {
+    for (std::size_t i = wrappers.size(); i-- > down_to;) {
       Wrapper& w = wrappers[i];
       switch (w.kind) {
         case Wrapper::Bindings:
@@ -204,9 +245,11 @@ class SymbolicEval {
     if (is_value(m)) return m;
     Term redex = reduce_subterms(m, phi, bindings);
     if (is_value(redex)) return redex;  // a pair of values
+    if (cx_.recorder) cx_.recorder->enter(EventKind::SymContext, m, phi);
     Traced<S> t = sym_redex(redex, phi);
     count_trace_node(m.loc());
     Name x = cx_.names.fresh("x");
+    if (cx_.recorder) cx_.recorder->leave(print_value<S>(m.type(), t.value), t.trace, x);
     rho_.push(x, std::move(t.value));
     bindings.push_back(Binding{x, t.trace, m.loc()});
     return mk::var(x, m.type(), m.loc());
@@ -261,6 +304,12 @@ class SymbolicEval {
         Value<S> v = close_value(arg, rho_);
         std::optional<bool> b = eval_pred(p->pred, v[0], v[1], cx_.options.predicates);
         if (!b) throw predicate_undefined(p->pred, v[0], i->guard.loc());
+        if (cx_.recorder) {  // Fig. 5: E[R_bool] ~> C if R_bool => V_bool and E[V_bool] ~> C
+          cx_.recorder->enter_bool(EventKind::SymBool, mk::pred(p->pred, arg, i->guard.loc()), m,
+                                   phi);
+          cx_.recorder->bind(Name(), print_value<S>(arg.type(), v));  // V' of pred(V)
+          cx_.recorder->leave(*b ? "true" : "false");
+        }
         return mk::if_(mk::bool_const(*b, i->guard.loc()), i->then_branch, i->else_branch, m.loc());
       }
       case TermKind::Call: {  // f(E)
@@ -279,8 +328,17 @@ class SymbolicEval {
     throw InternalError("internal error: unknown term kind in symbolic evaluation");
   }
 
-  // The redex rules of Fig. 4.
+  // phi | rho |- R ~> C, reported to the derivation recorder when there is one.
   Traced<S> sym_redex(const Term& r, const FunFrame* phi) {
+    if (!cx_.recorder) return sym_redex_node(r, phi);
+    cx_.recorder->enter(EventKind::SymRedex, r, phi);
+    Traced<S> t = sym_redex_node(r, phi);
+    cx_.recorder->leave(print_value<S>(r.type(), t.value), t.trace);
+    return t;
+  }
+
+  // The redex rules of Fig. 4.
+  Traced<S> sym_redex_node(const Term& r, const FunFrame* phi) {
     count_trace_node(r.loc());
     switch (r.kind()) {
       // V + W ~> V + W
@@ -309,6 +367,7 @@ class SymbolicEval {
       case TermKind::Let: {
         const Let* l = r.as<Let>();
         rho_.push(l->var, close_value(l->bound, rho_));
+        record_bind(l->var, l->bound.type(), *rho_.lookup(l->var));
         Traced<S> body = sym(l->body, phi);
         rho_.pop();
         return Traced<S>{mk::let(l->var, l->bound.type(), l->bound, body.trace, r.loc()),
@@ -347,6 +406,7 @@ class SymbolicEval {
         FunFrame scratch{};
         const FunFrame* callee = enter_call(clo, scratch, cx_, r.loc());
         auto frame = rho_.enter_frame();
+        record_bind(clo.def->param, c->param_type, arg);
         rho_.push(clo.def->param, std::move(arg));
         Traced<S> body = sym(clo.def->body, callee);
         rho_.leave_frame(frame);
@@ -368,6 +428,7 @@ class SymbolicEval {
   Traced<S> rd(const Rd& r, const FunFrame* phi) {
     Type t = r.point.type();
     rho_.push(r.var, close_value(r.point, rho_));
+    record_bind(r.var, t, *rho_.lookup(r.var));
     Term c = sym(r.body, phi).trace;
     rho_.pop();
     Term d;
@@ -385,8 +446,10 @@ class SymbolicEval {
     }
     // The value of the rd redex is the value of its trace (Fig. 2). A trace has no calls, so
     // the function environment and the unfolding bound do not matter for it.
-    Value<S> v = cx_.options.evaluator == Evaluator::Compiled ? compiled_eval(d, rho_, cx_)
-                                                              : ordinary_eval(d, rho_, phi, cx_);
+    // (A recorded derivation needs the reference evaluator's judgements.)
+    Value<S> v = cx_.options.evaluator == Evaluator::Compiled && !cx_.recorder
+                     ? compiled_eval(d, rho_, cx_)
+                     : ordinary_eval(d, rho_, phi, cx_);
     return Traced<S>{d, std::move(v)};
   }
 };

@@ -1,5 +1,6 @@
-// Every example in examples/ runs with the output its header promises. A header line
-//   -- $ adlang ARGS        runs `adlang ARGS` in examples/ (shell-style quoting),
+// Every example in examples/ (and every lesson in examples/teaching/) runs with the output its
+// header promises. A header line
+//   -- $ adlang ARGS        runs `adlang ARGS` in the file's folder (shell-style quoting),
 //   -- > TEXT               is a line of the expected standard output (all of it, in order),
 //   -- ! exit N             is the expected exit code (default 0),
 //   -- ! TEXT               must appear in the standard error.
@@ -42,8 +43,10 @@ std::vector<ExampleRun> runs_of(const std::string& text) {
 class Examples : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Examples, RunAsDocumented) {
-  std::string dir = test::source_dir() + "/examples";
-  std::string text = test::read_file(dir + "/" + GetParam());
+  // A lesson in examples/teaching/ runs in its own folder.
+  std::filesystem::path file = std::filesystem::path(test::source_dir()) / "examples" / GetParam();
+  std::string dir = file.parent_path().string();
+  std::string text = test::read_file(file.string());
   std::vector<ExampleRun> runs = runs_of(text);
   ASSERT_FALSE(runs.empty()) << GetParam() << " documents no run";
   for (const ExampleRun& r : runs) {
@@ -58,8 +61,10 @@ TEST_P(Examples, RunAsDocumented) {
 
 std::vector<std::string> example_files() {
   std::vector<std::string> files;
-  for (const auto& e : std::filesystem::directory_iterator(test::source_dir() + "/examples"))
-    if (e.path().extension() == ".ad") files.push_back(e.path().filename().string());
+  std::filesystem::path root = std::filesystem::path(test::source_dir()) / "examples";
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root))
+    if (e.path().extension() == ".ad")
+      files.push_back(std::filesystem::relative(e.path(), root).string());
   std::sort(files.begin(), files.end());
   return files;
 }

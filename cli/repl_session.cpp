@@ -1,0 +1,392 @@
+#include "cli/repl_session.hpp"
+
+#include <iomanip>
+#include <sstream>
+
+#include "checker/properties.hpp"
+#include "cli/checker_commands.hpp"
+#include "cli/command_runner.hpp"
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "lang/diagnostics.hpp"
+#include "lang/lexer.hpp"
+#include "lang/parser.hpp"
+#include "lang/type_checker.hpp"
+
+namespace adlang {
+
+namespace {
+
+std::string trim(const std::string& s) {
+  std::size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  std::size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+// The tokens of `text`, or none if it does not lex.
+std::vector<Token> tokens_of(const std::string& text) {
+  try {
+    return lex(text);
+  } catch (const CompileError&) {
+    return {};
+  }
+}
+
+// Byte offset of a 1-based line/column in `text`.
+std::size_t offset_of(const std::string& text, SourceLoc loc) {
+  std::size_t off = 0;
+  for (std::uint32_t line = 1; line < loc.line && off < text.size(); ++off)
+    if (text[off] == '\n') ++line;
+  return off + loc.col - 1;
+}
+
+const char* predicates_name(PredicateMode p) {
+  return p == PredicateMode::Total ? "total" : "strict";
+}
+
+}  // namespace
+
+const char* ReplSession::help_text() {
+  return "Enter a definition or an expression; its value is printed.\n"
+         "  def f(x: real): real = x * x;   a definition, in scope for later lines (a later\n"
+         "                                  def of the same name replaces it)\n"
+         "  f(3) + 1                        an expression: its value (adlang run)\n"
+         "  :type E                         the type of E\n"
+         "  :trace E                        the trace term of E (Figs. 4-5)\n"
+         "  :diff E wrt x                   the reverse derivative of E in the input x (Fig. 6)\n"
+         "  :den E                          the denotation of E (Fig. 7), computed independently\n"
+         "  :check E                        the paper's theorems (adlang check's properties) on E\n"
+         "  :derivation E                   the derivation of E's evaluation (Figs. 2-5)\n"
+         "  :env x=0.5                      give the input x a value (E may use it freely)\n"
+         "  :load FILE                      run FILE and bring its definitions into scope\n"
+         "  :set precision double|50|100|exact\n"
+         "  :set predicates strict|total\n"
+         "  :set ad linear|paper            which R differentiates traces\n"
+         "  :set                            the current settings\n"
+         "  :defs                           the definitions and inputs in scope\n"
+         "  :help                           this text\n"
+         "  :quit                           leave (as does end of input)\n";
+}
+
+bool ReplSession::needs_more(const std::string& text) {
+  std::vector<Token> toks = tokens_of(text);
+  if (toks.empty() || toks[0].kind != TokenKind::KwDef) return false;
+  for (const Token& t : toks)
+    if (t.kind == TokenKind::Semicolon) return false;
+  return true;
+}
+
+int ReplSession::handle(const std::string& input) {
+  std::string line = trim(input);
+  std::vector<Token> toks = tokens_of(line);
+  if (line.empty() || (!toks.empty() && toks[0].kind == TokenKind::End)) return kExitOk;
+  if (line[0] == ':') {
+    std::size_t sp = line.find_first_of(" \t");
+    std::string name = line.substr(1, sp == std::string::npos ? std::string::npos : sp - 1);
+    std::string arg = sp == std::string::npos ? "" : trim(line.substr(sp));
+    return command(name, arg);
+  }
+  if (!toks.empty() && toks[0].kind == TokenKind::KwDef) return define(line);
+  CommonOptions opts;
+  if (int code = program_options(line, opts)) return code;
+  return run_command(opts, out_, err_);
+}
+
+CommonOptions ReplSession::base_options() const {
+  CommonOptions o;
+  o.precision = precision_;
+  o.predicates = predicates_;
+  o.ad = ad_;
+  return o;
+}
+
+std::string ReplSession::program_text(const std::vector<Def>& defs, const std::string& main) const {
+  std::string text;
+  for (const Def& d : defs)
+    text += d.text + "\n";
+  return text + main + "\n";
+}
+
+int ReplSession::program_options(const std::string& expr, CommonOptions& opts) const {
+  opts = base_options();
+  opts.file = "<repl>";
+  opts.source = std::make_shared<SourceFile>("<repl>", program_text(defs_, expr));
+  std::vector<Name> used;
+  try {
+    used = program_inputs(parse_program(opts.source->text()));
+  } catch (const CompileError&) {
+    return kExitOk;  // the command reports the syntax error with its location
+  }
+  for (const Name& x : used) {
+    const Input* given = nullptr;
+    for (const Input& in : inputs_)
+      if (in.name == x.str()) given = &in;
+    if (!given) {
+      err_ << "<repl>: error: input '" << x.str() << "' has no value\n"
+           << "note: a free variable is an input: give it a value with :env " << x.str()
+           << "=VALUE\n";
+      return kExitUsage;
+    }
+    opts.env.push_back(given->name + "=" + given->value);
+  }
+  return kExitOk;
+}
+
+int ReplSession::command(const std::string& name, const std::string& arg) {
+  auto needs_arg = [&](const char* what) {
+    if (!arg.empty()) return false;
+    err_ << "<repl>: error: :" << name << " needs " << what << "\n";
+    return true;
+  };
+  if (name == "help" || name == "h" || name == "?") {
+    out_ << help_text();
+    return kExitOk;
+  }
+  if (name == "quit" || name == "q") {
+    quit_ = true;
+    return kExitOk;
+  }
+  if (name == "defs") {
+    for (const Def& d : defs_)
+      out_ << d.text << "\n";
+    for (const Input& in : inputs_)
+      out_ << ":env " << in.name << "=" << in.value << "\n";
+    return kExitOk;
+  }
+  if (name == "set") return set(arg);
+  if (name == "env") return needs_arg("NAME=VALUE") ? kExitUsage : set_input(arg);
+  if (name == "load") return needs_arg("a file name") ? kExitUsage : load(arg);
+  if (name == "check") return needs_arg("an expression") ? kExitUsage : check(arg);
+  if (name == "type") {
+    if (needs_arg("an expression")) return kExitUsage;
+    CommonOptions opts;
+    if (int code = program_options(arg, opts)) return code;
+    std::shared_ptr<SourceFile> file;
+    return run_guarded(false, out_, err_, file, [&] {
+      auto p = load_program<double>(opts, file);
+      out_ << to_string(p->term.type()) << "\n";
+      return int(kExitOk);
+    });
+  }
+  if (name == "trace") {
+    if (needs_arg("an expression")) return kExitUsage;
+    TraceOptions opts;
+    if (int code = program_options(arg, opts)) return code;
+    return trace_command(opts, out_, err_);
+  }
+  if (name == "derivation") {
+    if (needs_arg("an expression")) return kExitUsage;
+    CommonOptions opts;
+    if (int code = program_options(arg, opts)) return code;
+    opts.derivation = DerivationView{};
+    return run_command(opts, out_, err_);
+  }
+  if (name == "den") {
+    if (needs_arg("an expression")) return kExitUsage;
+    DenOptions opts;
+    if (int code = program_options(arg, opts)) return code;
+    return den_command(opts, out_, err_);
+  }
+  if (name == "diff") {
+    if (needs_arg("an expression and 'wrt NAME'")) return kExitUsage;
+    std::size_t at = arg.rfind(" wrt ");
+    if (at == std::string::npos) {
+      err_ << "<repl>: error: :diff needs 'wrt NAME' after the expression, as in "
+              ":diff x * x wrt x\n";
+      return kExitUsage;
+    }
+    DiffOptions opts;
+    if (int code = program_options(trim(arg.substr(0, at)), opts)) return code;
+    opts.wrt = trim(arg.substr(at + 5));
+    return diff_command(opts, out_, err_);
+  }
+  err_ << "<repl>: error: unknown command :" << name << "\nnote: :help lists the commands\n";
+  return kExitUsage;
+}
+
+int ReplSession::define(const std::string& text) {
+  std::vector<Token> toks = tokens_of(text);
+  std::string name = toks.size() > 1 && toks[1].kind == TokenKind::Ident ? toks[1].text : "";
+  std::vector<Def> defs = defs_;
+  bool replaced = false;
+  for (Def& d : defs) {
+    if (!name.empty() && d.name == name) {
+      d.text = text;
+      replaced = true;
+    }
+  }
+  if (!replaced) defs.push_back(Def{name, text});
+  // The definitions must type-check together (a replaced one with its callers).
+  CommonOptions opts = base_options();
+  opts.file = "<repl>";
+  opts.source = std::make_shared<SourceFile>("<repl>", program_text(defs, "()"));
+  std::shared_ptr<SourceFile> file;
+  int code = run_guarded(false, out_, err_, file, [&] {
+    load_program<double>(opts, file);
+    return int(kExitOk);
+  });
+  if (code == kExitOk) defs_ = std::move(defs);
+  return code;
+}
+
+int ReplSession::load(const std::string& path) {
+  CommonOptions opts = base_options();
+  opts.file = path;
+  std::shared_ptr<SourceFile> source;
+  SyntaxProgram syntax;
+  {
+    std::shared_ptr<SourceFile> file;
+    int code = run_guarded(false, out_, err_, file, [&] {
+      source = read_source(path);
+      file = source;
+      syntax = parse_file(*source).syntax;
+      return int(kExitOk);
+    });
+    if (code != kExitOk) return code;
+  }
+  // Its definitions: from each `def` to its ';'.
+  std::vector<Token> toks = tokens_of(source->text());
+  std::vector<std::string> texts;
+  for (std::size_t i = 0; i < toks.size(); ++i) {
+    if (toks[i].kind != TokenKind::KwDef) continue;
+    std::size_t j = i;
+    while (j < toks.size() && toks[j].kind != TokenKind::Semicolon)
+      ++j;
+    if (j == toks.size()) break;
+    std::size_t b = offset_of(source->text(), toks[i].loc);
+    std::size_t e = offset_of(source->text(), toks[j].loc) + 1;
+    texts.push_back(source->text().substr(b, e - b));
+    i = j;
+  }
+  // Run it as `adlang run` would (its diagnostics point into the file), with the session's
+  // inputs for its free variables; without them, only its definitions are loaded.
+  std::string missing;
+  for (const Name& x : program_inputs(syntax)) {
+    bool given = false;
+    for (const Input& in : inputs_) {
+      if (in.name == x.str()) {
+        opts.env.push_back(in.name + "=" + in.value);
+        given = true;
+      }
+    }
+    if (!given) missing += (missing.empty() ? "" : ", ") + x.str();
+  }
+  int code = kExitOk;
+  if (missing.empty()) {
+    code = run_command(opts, out_, err_);
+    if (code == kExitCompileError) return code;
+  } else {
+    out_ << "-- " << path << ": its definitions are loaded; its main term has inputs without "
+         << "values (" << missing << "): give them with :env NAME=VALUE to run it\n";
+  }
+  for (const std::string& t : texts) {
+    int c = define(t);
+    if (c != kExitOk) return c;
+  }
+  return code;
+}
+
+int ReplSession::set(const std::string& arg) {
+  std::istringstream words(arg);
+  std::string key, value;
+  words >> key >> value;
+  if (key.empty()) {
+    out_ << "precision " << to_string(precision_) << "\npredicates " << predicates_name(predicates_)
+         << "\nad " << (ad_ == AdMode::Paper ? "paper" : "linear") << "\n";
+    return kExitOk;
+  }
+  if (key == "precision") {
+    if (auto p = parse_precision(value)) {
+      precision_ = *p;
+      return kExitOk;
+    }
+    err_ << "<repl>: error: :set precision takes double, 50, 100 or exact\n";
+    return kExitUsage;
+  }
+  if (key == "predicates" && (value == "strict" || value == "total")) {
+    predicates_ = value == "total" ? PredicateMode::Total : PredicateMode::Strict;
+    return kExitOk;
+  }
+  if (key == "ad" && (value == "linear" || value == "paper")) {
+    ad_ = value == "paper" ? AdMode::Paper : AdMode::Linear;
+    return kExitOk;
+  }
+  err_ << "<repl>: error: :set " << arg
+       << ": expected precision double|50|100|exact, predicates strict|total, or ad "
+          "linear|paper\n";
+  return kExitUsage;
+}
+
+int ReplSession::set_input(const std::string& arg) {
+  std::size_t eq = arg.find('=');
+  std::string name = trim(arg.substr(0, eq));
+  std::string value = eq == std::string::npos ? "" : trim(arg.substr(eq + 1));
+  std::vector<Token> toks = tokens_of(name);
+  if (eq == std::string::npos || toks.size() != 2 || toks[0].kind != TokenKind::Ident) {
+    err_ << "<repl>: error: :env expects NAME=VALUE, got '" << arg << "'\n";
+    return kExitUsage;
+  }
+  try {
+    parse_value<double>(value);
+  } catch (const ValueSyntaxError& e) {
+    err_ << "<repl>: error: :env " << name << ": " << e.what() << "\n";
+    return kExitUsage;
+  }
+  for (Input& in : inputs_) {
+    if (in.name == name) {
+      in.value = value;
+      return kExitOk;
+    }
+  }
+  inputs_.push_back(Input{name, value});
+  return kExitOk;
+}
+
+// The properties of `adlang check` on the one program E with the session's inputs.
+int ReplSession::check(const std::string& expr) {
+  CommonOptions opts;
+  if (int code = program_options(expr, opts)) return code;
+  std::shared_ptr<SourceFile> file;
+  return run_guarded(false, out_, err_, file, [&] {
+    auto p = load_program<double>(opts, file);
+    checker::Program program;
+    program.term = p->term;
+    for (const ProgramInput<double>& in : p->inputs) {
+      checker::Input ci{in.name, in.type, {}};
+      for (double v : in.value)
+        ci.scalars.push_back(ScalarTraits<double>::to_text(v));
+      program.inputs.push_back(std::move(ci));
+    }
+    checker::CheckConfig config;
+    config.precision = precision_;
+    config.predicates = predicates_;
+    config.den_predicates = predicates_;
+    config.linear_r = ad_ == AdMode::Linear;
+    int code = kExitOk;
+    for (const PropertyInfo& prop : all_properties()) {
+      checker::Outcome o = checker::run_property(prop, program, config, 1);
+      const char* verdict = "pass";
+      switch (o.verdict) {
+        case checker::Verdict::Pass:
+          break;
+        case checker::Verdict::Fail:
+          verdict = "FAIL";
+          code = kExitCheckFailed;
+          break;
+        case checker::Verdict::BothUndefined:
+          verdict = "both undefined";
+          break;
+        case checker::Verdict::Discard:
+          verdict = "not applicable";
+          break;
+      }
+      out_ << std::left << std::setw(22) << prop.name << verdict;
+      if (!o.detail.empty()) out_ << ": " << o.detail;
+      out_ << "\n";
+    }
+    return code;
+  });
+}
+
+}  // namespace adlang

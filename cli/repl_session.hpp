@@ -1,0 +1,70 @@
+// One session of `adlang repl`: the definitions, inputs and settings that later lines see, and
+// the meaning of one complete input (a `def`, an expression, or a `:command`). The line reader
+// (cli/repl_command.cpp) feeds it inputs; tests feed it directly or through the binary.
+//
+// Every input runs through the same command functions as the CLI (cli/commands.hpp) on a
+// program made of the session's definitions followed by the input, so diagnostics, values and
+// exit codes are the CLI's. An error never ends the session and leaves it as it was.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cli/command_options.hpp"
+
+namespace adlang {
+
+class ReplSession {
+ public:
+  ReplSession(std::ostream& out, std::ostream& err) : out_(out), err_(err) {}
+
+  // Runs one complete input and returns the exit code the same work would give as an `adlang`
+  // command (0 ok, 1 undefined, 2 usage, 3 syntax/type error, 4 check failed).
+  int handle(const std::string& input);
+
+  // True if `text` is the beginning of a definition whose terminating ';' has not come yet
+  // (the reader then asks for another line).
+  static bool needs_more(const std::string& text);
+
+  // True after :quit.
+  bool quit_requested() const { return quit_; }
+
+  // The text of :help.
+  static const char* help_text();
+
+ private:
+  struct Def {
+    std::string name;
+    std::string text;  // `def f(x: T): U = M;`
+  };
+  struct Input {
+    std::string name;
+    std::string value;  // as written after `:env NAME=`
+  };
+
+  std::ostream& out_;
+  std::ostream& err_;
+  std::vector<Def> defs_;
+  std::vector<Input> inputs_;
+  Precision precision_ = Precision::Double;
+  PredicateMode predicates_ = PredicateMode::Strict;
+  AdMode ad_ = AdMode::Linear;
+  bool quit_ = false;
+
+  int command(const std::string& name, const std::string& arg);
+  int define(const std::string& text);
+  int load(const std::string& path);
+  int set(const std::string& arg);
+  int set_input(const std::string& arg);
+  int check(const std::string& expr);
+
+  // The session's program around `expr`, with the inputs it uses: fills `opts` and returns 0,
+  // or reports an input without a value and returns the usage exit code.
+  int program_options(const std::string& expr, CommonOptions& opts) const;
+  // The definitions followed by `main`, in order.
+  std::string program_text(const std::vector<Def>& defs, const std::string& main) const;
+  CommonOptions base_options() const;
+};
+
+}  // namespace adlang
