@@ -49,6 +49,16 @@ struct FmtOptions {
   std::vector<std::string> env;  // NAME=VALUE: the inputs' types (after desugar or resolve)
 };
 
+// --predicates: "strict" or "total" as given; not given (empty), a .py program runs under
+// TensorFlow's and Python's total comparisons (docs/python.md) and a .ad program under the
+// paper's strict ones.
+inline PredicateMode predicate_mode(const std::string& given, const std::string& file) {
+  if (given == "total") return PredicateMode::Total;
+  if (given == "strict") return PredicateMode::Strict;
+  bool py = file.size() >= 3 && file.compare(file.size() - 3, 3, ".py") == 0;
+  return py ? PredicateMode::Total : PredicateMode::Strict;
+}
+
 struct TraceOptions : CommonOptions {
   PrintStyle style = PrintStyle::Concrete;
   std::string format = "text";     // text, or a picture of the trace: dot, svg, png

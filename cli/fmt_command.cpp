@@ -1,5 +1,6 @@
 // adlang fmt: the program printed back after a front-end step (comments are not kept):
-//   parse    the surface syntax as written, abbreviations kept (re-parseable);
+//   parse    the surface syntax as written, abbreviations kept (re-parseable); a .py file
+//            as the program it lowers to;
 //   desugar  the core IR the type checker elaborates it to: tuple lets, grad, fd, 0_T, +_T and
 //            infix operators expanded as Sec. 2 of the paper defines them (re-parseable);
 //   resolve  the core IR with each function's id (lang/resolve.hpp): f#3 (not re-parseable).
@@ -25,14 +26,16 @@ int fmt_command(const FmtOptions& opts, std::ostream& out, std::ostream& err) {
   std::shared_ptr<SourceFile> file;
   return run_guarded(false, out, err, file, [&] {
     file = read_source(opts.file);
-    SyntaxProgram syntax = parse_file(*file);
+    ParsedFile parsed = parse_file(*file);
+    const SyntaxProgram& syntax = parsed.syntax;
     if (opts.after == FmtStep::Parse) {
       if (!opts.env.empty()) {
         throw CommandFailure(kExitUsage,
                              "adlang: error: --env types inputs for --after desugar or resolve; "
                              "the parsed program has no types\n");
       }
-      out << print_syntax_program(syntax);
+      // A .py file prints as the program it lowers to, so a reader sees what the Python means.
+      out << (parsed.lowered_text.empty() ? print_syntax_program(syntax) : parsed.lowered_text);
       return int(kExitOk);
     }
     // The inputs' types come from their --env values; an input without one is a real.

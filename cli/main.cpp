@@ -24,9 +24,8 @@ void add_common(CLI::App& cmd, CommonOptions& o, std::string& precision, std::st
       ->default_str("double");
   cmd.add_option("--predicates", predicates,
                  "strict: the paper's comparisons, undefined where both sides are equal; "
-                 "total: the conventional ones")
-      ->check(CLI::IsMember({"strict", "total"}))
-      ->default_str("strict");
+                 "total: the conventional ones (default: strict for .ad, total for .py)")
+      ->check(CLI::IsMember({"strict", "total"}));
   cmd.add_option("--fuel", o.fuel, "function calls allowed before giving up")
       ->capture_default_str();
   cmd.add_option("--unfold", o.unfold,
@@ -50,7 +49,7 @@ void finish_common(CommonOptions& o, const std::string& precision, const std::st
                    const std::string& ad) {
   o.precision = parse_precision(precision).value_or(Precision::Double);
   o.ad = ad == "paper" ? AdMode::Paper : ad == "linear" ? AdMode::Linear : AdMode::Tape;
-  o.predicates = predicates == "total" ? PredicateMode::Total : PredicateMode::Strict;
+  o.predicates = predicate_mode(predicates, o.file);
 }
 
 // --derivation and its view options (run, trace).
@@ -102,14 +101,14 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "adlang 0.1.0");
 
   CommonOptions run_opts;
-  std::string run_precision = "double", run_predicates = "strict", run_ad = "tape";
+  std::string run_precision = "double", run_predicates, run_ad = "tape";
   CLI::App* run = app.add_subcommand("run", "evaluate a program (ordinary evaluation, Figs. 2-3)");
   add_common(*run, run_opts, run_precision, run_predicates, run_ad);
   DerivationFlags run_derivation;
   add_derivation(*run, run_derivation, run_opts.max_judgements);
 
   TraceOptions trace_opts;
-  std::string trace_precision = "double", trace_predicates = "strict", trace_style = "concrete";
+  std::string trace_precision = "double", trace_predicates, trace_style = "concrete";
   std::string trace_ad = "tape";
   CLI::App* trace = app.add_subcommand(
       "trace", "print the trace term of a program (symbolic evaluation, Figs. 4-5)");
@@ -134,7 +133,7 @@ int main(int argc, char** argv) {
                     "pictures: the cotangent (default 1 for a real result)");
 
   DiffOptions diff_opts;
-  std::string diff_precision = "double", diff_predicates = "strict", diff_style = "concrete";
+  std::string diff_precision = "double", diff_predicates, diff_style = "concrete";
   std::string diff_ad = "tape";
   CLI::App* diff = app.add_subcommand(
       "diff", "the reverse derivative of a program with respect to one input (Fig. 6)");
@@ -148,7 +147,7 @@ int main(int argc, char** argv) {
       ->default_str("concrete");
 
   PlotOptions plot_opts;
-  std::string plot_precision = "double", plot_predicates = "strict", plot_ad = "linear";
+  std::string plot_precision = "double", plot_predicates, plot_ad = "linear";
   CLI::App* plot = app.add_subcommand(
       "plot",
       "draw the program as a function of one input, with its derivative by rd and central "

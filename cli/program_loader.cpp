@@ -10,6 +10,7 @@
 #include "cli/exit_codes.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/parser.hpp"
+#include "lang/python/lower/python_lowering.hpp"
 #include "lang/term_visitor.hpp"
 #include "lang/type_checker.hpp"
 
@@ -29,9 +30,22 @@ std::shared_ptr<SourceFile> read_source(const std::string& path) {
   return std::make_shared<SourceFile>(path, text.str());
 }
 
-SyntaxProgram parse_file(const SourceFile& file) {
+ParsedFile parse_file(const SourceFile& file) {
   try {
-    return parse_program(file.text());
+    ParsedFile p;
+    if (py::is_python_path(file.path())) {
+      py::LoweredPython lowered = py::lower_python(file);
+      for (const py::DefaultInput& d : lowered.defaults)
+        p.default_env.emplace_back(d.name.str(), d.value);
+      p.lowered_text = py::print_lowered(lowered);
+      for (const py::Placement& pl : lowered.placements)
+        for (const std::string& o : pl.place_options())
+          p.default_place.push_back(o);
+      p.syntax = std::move(lowered.program);
+    } else {
+      p.syntax = parse_program(file.text());
+    }
+    return p;
   } catch (const CompileError& e) {
     throw CommandFailure(kExitCompileError, render(e.diagnostic(), &file));
   }
@@ -93,7 +107,8 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
   auto p = std::make_unique<LoadedProgram<S>>();
   p->file = opts.source ? opts.source : read_source(opts.file);
   file = p->file;
-  p->syntax = parse_file(*p->file);
+  ParsedFile parsed = parse_file(*p->file);
+  p->syntax = std::move(parsed.syntax);
   for (const Name& n : p->syntax.identifiers)
     p->names.reserve(n);
 
@@ -112,6 +127,12 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
     } catch (const ValueSyntaxError& e) {
       throw CommandFailure(kExitUsage, "adlang: error: --env " + name + ": " + e.what() + "\n");
     }
+  }
+  // A Python script's own feed_dict gives the inputs --env does not.
+  for (const auto& [name, value] : parsed.default_env) {
+    if (given.count(name)) continue;
+    ParsedValue<S> v = parse_value<S>(value);
+    given[name] = ProgramInput<S>{Name(name), v.type, std::move(v.value)};
   }
   std::vector<Name> inputs = program_inputs(p->syntax);
   for (const Name& x : inputs) {

@@ -240,7 +240,7 @@ int ReplSession::load(const std::string& path) {
     int code = run_guarded(false, out_, err_, file, [&] {
       source = read_source(path);
       file = source;
-      syntax = parse_file(*source);
+      syntax = parse_file(*source).syntax;
       return int(kExitOk);
     });
     if (code != kExitOk) return code;
