@@ -806,8 +806,10 @@ class Machine {
     adj_ = Array<S>(static_cast<std::size_t>(next_id_));
     set_ = Array<char>(static_cast<std::size_t>(next_id_));
     std::fill_n(set_.get(), next_id_, 0);
+    // The cotangent's zero components send nothing, as the linear R drops a zero literal
+    // cotangent (so the adjoint of x is +0 there, whatever the sign of zero a template gives).
     for (std::size_t i = 0; i < n; ++i)
-      contribute(ids_[sp - n + i], [&] { return w[i]; });
+      if (!(w[i] == S(0))) contribute(ids_[sp - n + i], [&] { return w[i]; });
     auto ids = tape_ids_.reverse();
     auto vals = tape_vals_.reverse();
     std::int32_t first = next_id_;  // of the results of the operation swept next

@@ -72,7 +72,7 @@ class Printer {
         return letrec(*t.as<LetRec>(), out, ind);
       case TermKind::Call: {
         const Call* c = t.as<Call>();
-        const Function& f = funs_.at(c->fun.str()).back();
+        const Function& f = funs_.at(c->fun.name.str()).back();
         std::string args = expr(c->arg, out, ind);
         for (const std::string& v : f.captured)
           args += ", " + v;
