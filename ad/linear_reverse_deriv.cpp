@@ -9,7 +9,7 @@
 #include "lang/free_vars.hpp"
 #include "lang/reverse_template.hpp"
 #include "lang/stack.hpp"
-#include "lang/term_walk.hpp"
+#include "lang/term_visitor.hpp"
 #include "lang/vector_space.hpp"
 
 namespace adlang {
@@ -61,9 +61,18 @@ bool is_trace_term_node(const Term& t) {
     case TermKind::Call:
     case TermKind::Rd:
       return false;
-    default:
+    case TermKind::Var:
+    case TermKind::Literal:
+    case TermKind::Add:
+    case TermKind::Op:
+    case TermKind::Let:
+    case TermKind::Unit:
+    case TermKind::Pair:
+    case TermKind::Fst:
+    case TermKind::Snd:
       return true;
   }
+  return true;
 }
 
 bool is_zero_literal(const Term& t) {

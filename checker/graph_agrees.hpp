@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "checker/program.hpp"
-#include "checker/properties.hpp"
+#include "checker/property_registry.hpp"
 
 namespace adlang::checker {
 

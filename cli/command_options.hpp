@@ -16,12 +16,6 @@
 
 namespace adlang {
 
-// Which R differentiates traces (--ad).
-enum class AdMode {
-  Linear,  // ad/linear_reverse_deriv.hpp: reverse accumulation, output linear in the trace
-  Paper,   // ad/reverse_deriv.hpp: Fig. 6 literally (the reference; exponential when nested)
-};
-
 // The default R step budgets: the paper's R needs ~2^n steps for n nested lets, so its budget
 // stops runaway nesting early; the linear R's work is linear in the trace, and its budget is a
 // memory guard.
@@ -39,12 +33,31 @@ struct CommonOptions {
   std::optional<std::uint64_t> unfold;
   std::uint64_t max_trace = EvalOptions{}.max_trace_nodes;
   std::optional<std::uint64_t> max_derivative_steps;  // default: by `ad`, as above
-  AdMode ad = AdMode::Linear;
+  AdMode ad = AdMode::Tape;
   bool json = false;
   // --derivation (run, trace): print the derivation of the judgement instead of the result.
   std::optional<DerivationView> derivation;
   std::uint64_t max_judgements = 2'000'000;  // recorded at most (--derivation-max-judgements)
 };
+
+// The front-end steps `adlang fmt --after` prints the program after.
+enum class FmtStep { Parse, Desugar, Resolve };
+
+struct FmtOptions {
+  std::string file;
+  FmtStep after = FmtStep::Parse;
+  std::vector<std::string> env;  // NAME=VALUE: the inputs' types (after desugar or resolve)
+};
+
+// --predicates: "strict" or "total" as given; not given (empty), a .py program runs under
+// TensorFlow's and Python's total comparisons (docs/python.md) and a .ad program under the
+// paper's strict ones.
+inline PredicateMode predicate_mode(const std::string& given, const std::string& file) {
+  if (given == "total") return PredicateMode::Total;
+  if (given == "strict") return PredicateMode::Strict;
+  bool py = file.size() >= 3 && file.compare(file.size() - 3, 3, ".py") == 0;
+  return py ? PredicateMode::Total : PredicateMode::Strict;
+}
 
 // adlang run: which semantics evaluates the program (--engine) and the tagged graph's options.
 enum class RunEngine {

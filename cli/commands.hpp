@@ -2,6 +2,7 @@
 // `err`, and returns the exit code (cli/exit_codes.hpp). cli/main.cpp only parses flags.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -39,7 +40,9 @@ int trace_picture_command(const TraceOptions& opts, std::ostream& out, std::ostr
 // interval, writes the table to `out` and the chart (gnuplot) to opts.output.
 int plot_command(const PlotOptions& opts, std::ostream& out, std::ostream& err);
 
-// adlang fmt: the program printed back in the concrete syntax.
-int fmt_command(const std::string& file, std::ostream& out, std::ostream& err);
+// adlang fmt: the program printed back after a front-end step (cli/fmt_command.cpp).
+int fmt_command(const FmtOptions& opts, std::ostream& out, std::ostream& err);
+// "parse", "desugar", "resolve".
+std::optional<FmtStep> parse_fmt_step(const std::string& s);
 
 }  // namespace adlang

@@ -24,9 +24,8 @@ void add_common(CLI::App& cmd, CommonOptions& o, std::string& precision, std::st
       ->default_str("double");
   cmd.add_option("--predicates", predicates,
                  "strict: the paper's comparisons, undefined where both sides are equal; "
-                 "total: the conventional ones")
-      ->check(CLI::IsMember({"strict", "total"}))
-      ->default_str("strict");
+                 "total: the conventional ones (default: strict for .ad, total for .py)")
+      ->check(CLI::IsMember({"strict", "total"}));
   cmd.add_option("--fuel", o.fuel, "function calls allowed before giving up")
       ->capture_default_str();
   cmd.add_option("--unfold", o.unfold,
@@ -35,21 +34,22 @@ void add_common(CLI::App& cmd, CommonOptions& o, std::string& precision, std::st
       ->capture_default_str();
   cmd.add_option("--max-derivative-steps", o.max_derivative_steps,
                  "steps of R allowed before giving up (default 1000000 with --ad=paper, "
-                 "200000000 with --ad=linear)");
+                 "200000000 with --ad=linear or tape)");
   cmd.add_flag("--json", o.json, "machine-readable output");
-  // --ad: which R differentiates traces (issue 5).
+  // --ad: which differentiation computes rd redexes (ad/ad_mode.hpp).
   cmd.add_option("--ad", ad,
-                 "linear: R by reverse accumulation, linear in the trace; paper: Fig. 6 "
-                 "literally (exponential under nesting)")
-      ->check(CLI::IsMember({"linear", "paper"}))
-      ->default_str("linear");
+                 "tape: the run-time tape where it applies, else the linear R; linear: R by "
+                 "reverse accumulation, linear in the trace; paper: Fig. 6 literally "
+                 "(exponential under nesting)")
+      ->check(CLI::IsMember({"tape", "linear", "paper"}))
+      ->default_str("tape");
 }
 
 void finish_common(CommonOptions& o, const std::string& precision, const std::string& predicates,
                    const std::string& ad) {
   o.precision = parse_precision(precision).value_or(Precision::Double);
-  o.ad = ad == "paper" ? AdMode::Paper : AdMode::Linear;
-  o.predicates = predicates == "total" ? PredicateMode::Total : PredicateMode::Strict;
+  o.ad = ad == "paper" ? AdMode::Paper : ad == "linear" ? AdMode::Linear : AdMode::Tape;
+  o.predicates = predicate_mode(predicates, o.file);
 }
 
 // --derivation and its view options (run, trace).
@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "adlang 0.1.0");
 
   RunCommandOptions run_opts;
-  std::string run_precision = "double", run_predicates = "strict", run_ad = "linear";
+  std::string run_precision = "double", run_predicates, run_ad = "tape";
   std::string run_engine = "compiled";
   CLI::App* run = app.add_subcommand("run", "evaluate a program (ordinary evaluation, Figs. 2-3)");
   add_common(*run, run_opts, run_precision, run_predicates, run_ad);
@@ -126,10 +126,10 @@ int main(int argc, char** argv) {
                 "graph engines: print frames, tokens and dead tokens to standard error");
 
   GraphCommandOptions graph_opts;
-  std::string graph_predicates = "strict";
+  std::string graph_predicates;
   CLI::App* graph_cmd = app.add_subcommand(
       "graph", "draw the program's tagged dataflow graph (Call/Return, Switch/Merge)");
-  graph_cmd->add_option("FILE", graph_opts.file, "the .ad program")->required();
+  graph_cmd->add_option("FILE", graph_opts.file, "the program (.ad, or .py lowered)")->required();
   graph_cmd->add_option("--format", graph_opts.format, "dot, svg or png")
       ->check(CLI::IsMember({"dot", "svg", "png"}))
       ->default_str("dot");
@@ -150,15 +150,16 @@ int main(int argc, char** argv) {
   graph_cmd->add_option("--deadness", graph_deadness, "propagate or elide (--stats)")
       ->check(CLI::IsMember({"propagate", "elide"}))
       ->default_str("elide");
-  graph_cmd->add_option("--predicates", graph_predicates, "strict or total (--stats)")
-      ->check(CLI::IsMember({"strict", "total"}))
-      ->default_str("strict");
+  graph_cmd
+      ->add_option("--predicates", graph_predicates,
+                   "strict or total (--stats; default: strict for .ad, total for .py)")
+      ->check(CLI::IsMember({"strict", "total"}));
   DerivationFlags run_derivation;
   add_derivation(*run, run_derivation, run_opts.max_judgements);
 
   TraceOptions trace_opts;
-  std::string trace_precision = "double", trace_predicates = "strict", trace_style = "concrete";
-  std::string trace_ad = "linear";
+  std::string trace_precision = "double", trace_predicates, trace_style = "concrete";
+  std::string trace_ad = "tape";
   CLI::App* trace = app.add_subcommand(
       "trace", "print the trace term of a program (symbolic evaluation, Figs. 4-5)");
   add_common(*trace, trace_opts, trace_precision, trace_predicates, trace_ad);
@@ -182,8 +183,8 @@ int main(int argc, char** argv) {
                     "pictures: the cotangent (default 1 for a real result)");
 
   DiffOptions diff_opts;
-  std::string diff_precision = "double", diff_predicates = "strict", diff_style = "concrete";
-  std::string diff_ad = "linear";
+  std::string diff_precision = "double", diff_predicates, diff_style = "concrete";
+  std::string diff_ad = "tape";
   CLI::App* diff = app.add_subcommand(
       "diff", "the reverse derivative of a program with respect to one input (Fig. 6)");
   add_common(*diff, diff_opts, diff_precision, diff_predicates, diff_ad);
@@ -196,7 +197,7 @@ int main(int argc, char** argv) {
       ->default_str("concrete");
 
   PlotOptions plot_opts;
-  std::string plot_precision = "double", plot_predicates = "strict", plot_ad = "linear";
+  std::string plot_precision = "double", plot_predicates, plot_ad = "linear";
   CLI::App* plot = app.add_subcommand(
       "plot",
       "draw the program as a function of one input, with its derivative by rd and central "
@@ -209,9 +210,19 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   plot->add_option("-o,--output", plot_opts.output, "the chart: a .svg or .png file")->required();
 
-  std::string fmt_file;
-  CLI::App* fmt = app.add_subcommand("fmt", "print a program back in the concrete syntax");
-  fmt->add_option("FILE", fmt_file, "the .ad program")->required();
+
+  FmtOptions fmt_opts;
+  std::string fmt_after = "parse";
+  CLI::App* fmt = app.add_subcommand(
+      "fmt", "print a program back after a front-end step (parse, desugar or resolve)");
+  fmt->add_option("FILE", fmt_opts.file, "the .ad program")->required();
+  fmt->add_option("--after", fmt_after,
+                  "parse: as written; desugar: the core the sugar means; resolve: the core "
+                  "with each function's id (f#3)")
+      ->check(CLI::IsMember({"parse", "desugar", "resolve"}))
+      ->default_str("parse");
+  fmt->add_option("--env", fmt_opts.env,
+                  "NAME=VALUE: an input's type, by a value of it (default: real)");
 
   CLI::App* repl = app.add_subcommand(
       "repl",
@@ -245,8 +256,7 @@ int main(int argc, char** argv) {
     return run_command(run_opts, std::cout, std::cerr);
   }
   if (*graph_cmd) {
-    graph_opts.predicates =
-        graph_predicates == "total" ? PredicateMode::Total : PredicateMode::Strict;
+    graph_opts.predicates = predicate_mode(graph_predicates, graph_opts.file);
     graph_opts.propagate_dead = graph_deadness == "propagate";
     return graph_command(graph_opts, std::cout, std::cerr);
   }
@@ -266,6 +276,9 @@ int main(int argc, char** argv) {
     return plot_command(plot_opts, std::cout, std::cerr);
   }
   if (*repl) return repl_command(std::cin, std::cout, std::cerr);
-  if (*fmt) return fmt_command(fmt_file, std::cout, std::cerr);
+  if (*fmt) {
+    fmt_opts.after = *parse_fmt_step(fmt_after);
+    return fmt_command(fmt_opts, std::cout, std::cerr);
+  }
   return pyrewrite_exit;
 }

@@ -662,7 +662,7 @@ class Executor {
         for (std::uint32_t i = 0; i < nin; ++i)
           xp[i] = in[i].value;
         try {
-          eval_op<double>(*n.info->op, xp, yp, n.info->loc);
+          eval_op<double>(*n.info->op, xp, yp, n.info->loc, o_.eval.predicates);
         } catch (const Undefined& e) {
           Token t = Token::undefined(make_bottom(f, n.pos, e));
           for (std::uint32_t k = 0; k < nout; ++k)

@@ -400,7 +400,7 @@ class Lowering {
     Ports arg = lower(c.arg, sc, env, funs, groups);
     std::uint32_t callee = UINT32_MAX;
     for (auto it = funs.rbegin(); it != funs.rend(); ++it) {
-      if (it->name == c.fun) {
+      if (it->name == c.fun.name) {
         callee = it->body;
         break;
       }
