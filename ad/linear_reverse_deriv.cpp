@@ -10,7 +10,7 @@
 #include "lang/resource_budget.hpp"
 #include "lang/reverse_template.hpp"
 #include "lang/stack.hpp"
-#include "lang/term_walk.hpp"
+#include "lang/term_visitor.hpp"
 #include "lang/vector_space.hpp"
 
 namespace adlang {
@@ -62,9 +62,18 @@ bool is_trace_term_node(const Term& t) {
     case TermKind::Call:
     case TermKind::Rd:
       return false;
-    default:
+    case TermKind::Var:
+    case TermKind::Literal:
+    case TermKind::Add:
+    case TermKind::Op:
+    case TermKind::Let:
+    case TermKind::Unit:
+    case TermKind::Pair:
+    case TermKind::Fst:
+    case TermKind::Snd:
       return true;
   }
+  return true;
 }
 
 bool is_zero_literal(const Term& t) {

@@ -72,7 +72,7 @@ std::unique_ptr<Program> compile(const std::string& text,
 EvalOptions adlang_options() {
   EvalOptions o;
   o.evaluator = Evaluator::Compiled;
-  o.reverse_deriv = &linear_reverse_deriv;
+  use_ad(o, AdMode::Tape);
   o.max_derivative_steps = UINT64_MAX;
   o.max_trace_nodes = UINT64_MAX;
   o.fuel = UINT64_MAX;

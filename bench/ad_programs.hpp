@@ -1,4 +1,4 @@
-// The .ad programs of the AD benchmarks (issue 5), generated as text, and the same functions
+// The .ad programs of the AD benchmarks, generated as text, and the same functions
 // in C++ over any scalar type (double, ADOL-C's adouble, Sacado's Rad::ADvar).
 #pragma once
 

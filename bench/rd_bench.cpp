@@ -1,14 +1,14 @@
 // R itself, side by side: the paper's R (Fig. 6, --ad=paper) against the linear R
 // (--ad=linear, the default).
 //
-// Part 1 (issue 2): R on a let-chain trace of length n = 4..24,
+// Part 1: R on a let-chain trace of length n = 4..24,
 //   C_n = let x1 = sin(x) in let x2 = sin(x1) in ... let xn = sin(x(n-1)) in xn,
 // differentiated at x = 0.5: time per n and the sizes of C_n and of each R's output (as a tree,
 // which is what printing and evaluation walk, and as distinct nodes in memory). The paper's let
 // clause differentiates each body twice, so its time doubles with n; once one n takes more than
 // 10 s the larger ones are not run.
 //
-// Part 2 (issue 5): nested derivatives, each run as `adlang run` (a subprocess: process start-up
+// Part 2: nested derivatives, each run as `adlang run` (a subprocess: process start-up
 // included, the same for both) with the default R and with --ad=paper, the latter under
 // `timeout 60` with an unlimited step budget and an 8 GiB address-space limit:
 //   - a Hessian-vector product by fd over grad,

@@ -7,6 +7,8 @@
 
 #include "lang/diagnostics.hpp"
 #include "lang/printer.hpp"
+#include "lang/resolve.hpp"
+#include "lang/verifier.hpp"
 #include "lang/vector_space.hpp"
 
 namespace adlang::checker {
@@ -77,6 +79,13 @@ class Generator {
     } else {
       p.term = gen(result, size);
     }
+    // Resolved like the front end's output, and verified (lang/verifier.hpp): every program
+    // adlang check and the property tests run is well formed by Fig. 1.
+    p.term = resolve_functions(p.term);
+    std::vector<TypedName> typed;
+    for (const Input& in : p.inputs)
+      typed.push_back(TypedName{in.name, in.type});
+    verify_ir(p.term, typed, FunIds::Resolved);
     return p;
   }
 
@@ -190,13 +199,15 @@ class Generator {
       case kUnary:
         return unary(size);
       case kBinary: {
-        static const OpKind kPoly[] = {OpKind::Sub, OpKind::Mul, OpKind::Div, OpKind::Add};
-        OpKind k = kPoly[rng_.below(4)];
+        // The table's operators real * real -> real (all polynomial).
+        std::vector<Op> ops = table_ops(Type::pair(Type::real(), Type::real()));
+        Op op = ops[rng_.below(static_cast<unsigned>(ops.size()))];
         Term a = gen(t, part(size, 2));
         Term b = gen(t, part(size, 2));
         // Division by a difference that can be exactly 0 (the operator outside its domain).
-        if (k == OpKind::Div && rng_.chance(0.2)) b = mk::op(Op::make(OpKind::Sub), b, literal());
-        return mk::op(Op::make(k), a, b);
+        if (op.domain() == OpDomain::NonzeroDenominator && rng_.chance(0.2))
+          b = mk::op(Op::make(OpKind::Sub), b, literal());
+        return mk::op(op, a, b);
       }
       case kDot: {
         unsigned n = 1 + rng_.below(3);
@@ -258,14 +269,23 @@ class Generator {
     return mk::pair(counter, gen(f.param.second(), size));
   }
 
+  // The operator table's scalar operators (result real) with argument type `arg`, in table
+  // order; only the polynomial ones when the configuration asks for them.
+  std::vector<Op> table_ops(Type arg) const {
+    std::vector<Op> ops;
+    for (Op op : Op::all(0))
+      if (op.arg_type() == arg && op.result_type().is_real() &&
+          (!c_.polynomial_only || op.is_polynomial()))
+        ops.push_back(op);
+    return ops;
+  }
+
   Term unary(unsigned size) {
-    std::vector<OpKind> ks = {OpKind::Neg};
-    if (!c_.polynomial_only) {
-      ks.insert(ks.end(), {OpKind::Sin, OpKind::Cos, OpKind::Exp, OpKind::Log, OpKind::Sqrt,
-                           OpKind::Tanh, OpKind::Sigmoid});
-    }
-    OpKind k = ks[rng_.below(static_cast<unsigned>(ks.size()))];
-    return mk::op(Op::make(k), gen(Type::real(), size - 1));
+    // The table's operators real -> real (lang/op.hpp), polynomial ones only if asked: a new
+    // operator is generated without a change here.
+    std::vector<Op> ops = table_ops(Type::real());
+    Op op = ops[rng_.below(static_cast<unsigned>(ops.size()))];
+    return mk::op(op, gen(Type::real(), size - 1));
   }
 
   BoolTerm guard(unsigned size) {

@@ -19,9 +19,7 @@ RunReport run_all(const RunOptions& options, const CheckConfig& config,
                   const ProgressFn& progress) {
   std::vector<const PropertyInfo*> selected;
   for (const std::string& name : options.properties) {
-    const PropertyInfo* found = nullptr;
-    for (const PropertyInfo& p : all_properties())
-      if (name == p.name) found = &p;
+    const PropertyInfo* found = find_property(name);
     if (!found) throw std::invalid_argument("unknown property '" + name + "'");
     selected.push_back(found);
   }

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "checker/program.hpp"
-#include "checker/properties.hpp"
+#include "checker/property_registry.hpp"
 
 namespace adlang::checker {
 

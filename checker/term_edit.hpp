@@ -1,8 +1,5 @@
-// Generic access to the immediate subterms of a term, for the shrinker: children() lists them
-// in a fixed order (function bodies and guard arguments included) and with_children() rebuilds
-// the node through the validating factories (returning the same node when nothing changed).
-// well_scoped() is the check a shrunk candidate must pass: every variable and function it uses
-// is bound, at the type it is used at (the factories check the rest of Fig. 1).
+// Editing terms for the shrinker, over lang/term_visitor.hpp's generic walk. well_scoped() is
+// the check a shrunk candidate must pass: the IR verifier's (lang/verifier.hpp).
 #pragma once
 
 #include <vector>
@@ -12,9 +9,6 @@
 
 namespace adlang::checker {
 
-std::vector<Term> children(const Term& t);
-Term with_children(const Term& t, const std::vector<Term>& kids);
-
 // Phi | Gamma |- t : t.type() with Phi empty and Gamma = inputs, scoping-wise (Fig. 1,
 // including "no free ordinary variables in function bodies").
 bool well_scoped(const Term& t, const std::vector<TypedName>& inputs);
@@ -22,8 +16,8 @@ bool well_scoped(const Term& t, const std::vector<TypedName>& inputs);
 // Every subterm of t in preorder (t first).
 std::vector<Term> subterms(const Term& t);
 
-// t with its preorder subterm number `index` replaced by `by` (of the same type); null if the
-// rebuilt term is ill-typed.
+// t with its preorder subterm number `index` replaced by `by` (of the same type), its calls
+// resolved again; null if the rebuilt term is ill-typed.
 Term replace_subterm(const Term& t, std::size_t index, const Term& by);
 
 // True if every operator of t is in the polynomial fragment (exact rationals compute it).

@@ -53,8 +53,14 @@ std::string reproduce_line(const CheckOptions& o, const RenderedCounterexample& 
 
 int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err) {
   if (opts.list) {
-    for (const PropertyInfo& p : all_properties())
-      out << pad(p.name, 22) << pad(p.paper, 26) << p.summary << "\n";
+    // The registry (checker/property_registry.hpp): name, family, source, what it checks, and
+    // the programs it is checked on.
+    out << pad("property", 22) << pad("family", 12) << pad("paper", 26) << "checks\n";
+    for (const PropertyInfo& p : all_properties()) {
+      out << pad(p.name, 22) << pad(p.family, 12) << pad(p.paper, 26) << p.summary << "\n"
+          << std::string(60, ' ')
+          << "on: " << checker::describe(checker::generator_config(p, opts.max_size)) << "\n";
+    }
     return kExitOk;
   }
   checker::RunOptions ro;

@@ -3,7 +3,7 @@
 
 #include <iostream>
 
-#include "checker/properties.hpp"
+#include "checker/property_registry.hpp"
 #include "cli/exit_codes.hpp"
 
 namespace adlang {
@@ -13,7 +13,7 @@ namespace {
 void add_den(CLI::App& app, int& exit_code) {
   struct State {
     DenOptions opts;
-    std::string precision = "double", predicates = "strict";
+    std::string precision = "double", predicates;
   };
   auto st = std::make_shared<State>();
   CLI::App* den = app.add_subcommand(
@@ -29,9 +29,8 @@ void add_den(CLI::App& app, int& exit_code) {
       ->default_str("double");
   den->add_option("--predicates", st->predicates,
                   "strict: the paper's comparisons, undefined where both sides are equal; "
-                  "total: the conventional ones")
-      ->check(CLI::IsMember({"strict", "total"}))
-      ->default_str("strict");
+                  "total: the conventional ones (default: strict for .ad, total for .py)")
+      ->check(CLI::IsMember({"strict", "total"}));
   den->add_option("--unfold", st->opts.unfold,
                   "the limited language of Fig. 8: every letrec denotes its approximant mu_N")
       ->check(CLI::Range(std::uint64_t(0), std::uint64_t(1) << 40));
@@ -47,7 +46,7 @@ void add_den(CLI::App& app, int& exit_code) {
   den->add_flag("--json", st->opts.json, "machine-readable output");
   den->callback([st, &exit_code] {
     st->opts.precision = parse_precision(st->precision).value_or(Precision::Double);
-    st->opts.predicates = st->predicates == "total" ? PredicateMode::Total : PredicateMode::Strict;
+    st->opts.predicates = predicate_mode(st->predicates, st->opts.file);
     exit_code = den_command(st->opts, std::cout, std::cerr);
   });
 }
@@ -74,8 +73,9 @@ void add_check(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   check->add_option("--seed", st->opts.seed, "the seed; a run is deterministic for a seed")
       ->capture_default_str();
-  check->add_option("--max-size", st->opts.max_size,
-                    "the largest program size (default " + std::to_string(kDefaultMaxSize) + ")");
+  check->add_option(
+      "--max-size", st->opts.max_size,
+      "the largest program size (default " + std::to_string(checker::kDefaultMaxSize) + ")");
   check
       ->add_option("--shard", st->shard,
                    "run only the programs i, i+N, i+2N, ... of the run (I/N, 0 <= I < N)")

@@ -1,4 +1,4 @@
-// The `adlang den` and `adlang check` subcommands (issue 3): the denotational evaluator
+// The `adlang den` and `adlang check` subcommands: the denotational evaluator
 // (Fig. 7) and the conformance checker (the paper's theorems as random tests).
 //
 // cli/main.cpp registers them with register_checker_commands(); when one of them runs (during

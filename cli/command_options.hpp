@@ -16,12 +16,6 @@
 
 namespace adlang {
 
-// Which R differentiates traces (--ad).
-enum class AdMode {
-  Linear,  // ad/linear_reverse_deriv.hpp: reverse accumulation, output linear in the trace
-  Paper,   // ad/reverse_deriv.hpp: Fig. 6 literally (the reference; exponential when nested)
-};
-
 // The default R step budgets: the paper's R needs ~2^n steps for n nested lets, so its budget
 // stops runaway nesting early (250,000 steps and the evaluation of their output take about 3 s
 // here: docs/robustness.md); the linear R's work is linear in the trace, and its budget is a
@@ -41,7 +35,7 @@ struct CommonOptions {
   std::uint64_t max_trace = EvalOptions{}.max_trace_nodes;
   std::uint64_t max_rd_nesting = EvalOptions{}.max_rd_nesting;
   std::optional<std::uint64_t> max_derivative_steps;  // default: by `ad`, as above
-  AdMode ad = AdMode::Linear;
+  AdMode ad = AdMode::Tape;
   bool json = false;
   // --derivation (run, trace): print the derivation of the judgement instead of the result.
   std::optional<DerivationView> derivation;
@@ -53,6 +47,53 @@ struct CommonOptions {
 // (docs/robustness.md). `run` keeps EvalOptions' budget: it evaluates traces, it does not print
 // them.
 inline constexpr std::uint64_t kPrintedTraceSteps = 500'000;
+
+// The front-end steps `adlang fmt --after` prints the program after.
+enum class FmtStep { Parse, Desugar, Resolve };
+
+struct FmtOptions {
+  std::string file;
+  FmtStep after = FmtStep::Parse;
+  std::vector<std::string> env;  // NAME=VALUE: the inputs' types (after desugar or resolve)
+};
+
+// --predicates: "strict" or "total" as given; not given (empty), a .py program runs under
+// TensorFlow's and Python's total comparisons (docs/python.md) and a .ad program under the
+// paper's strict ones.
+inline PredicateMode predicate_mode(const std::string& given, const std::string& file) {
+  if (given == "total") return PredicateMode::Total;
+  if (given == "strict") return PredicateMode::Strict;
+  bool py = file.size() >= 3 && file.compare(file.size() - 3, 3, ".py") == 0;
+  return py ? PredicateMode::Total : PredicateMode::Strict;
+}
+
+// adlang run: which semantics evaluates the program (--engine) and the tagged graph's options.
+enum class RunEngine {
+  Compiled,      // the compiled evaluator (the default)
+  Reference,     // the reference evaluator (a walk over the term, rule by rule)
+  Graph,         // the tagged static dataflow graph (semantics/graph)
+  GraphDynamic,  // the graph with TensorFlow's dynamic calls (a body copy per call)
+};
+
+struct RunCommandOptions : CommonOptions {
+  RunEngine engine = RunEngine::Compiled;
+  unsigned threads = 1;                  // --threads (graph engines)
+  std::uint64_t max_frames = 4'000'000;  // --max-frames (graph engines)
+  bool stats = false;                    // --stats (graph engines): counts on stderr
+  bool propagate_dead = false;           // --deadness propagate (graph engines)
+};
+
+struct GraphCommandOptions {
+  std::string file;
+  std::string format = "dot";  // dot, svg, png
+  std::string output;          // -o; standard output for dot when empty
+  bool stats = false;          // also run the program and report execution counts
+  std::vector<std::string> env;
+  std::uint64_t fuel = EvalOptions{}.fuel;
+  std::uint64_t max_frames = 4'000'000;
+  PredicateMode predicates = PredicateMode::Strict;
+  bool propagate_dead = false;
+};
 
 struct TraceOptions : CommonOptions {
   TraceOptions() { max_trace = kPrintedTraceSteps; }

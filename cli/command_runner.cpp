@@ -2,7 +2,6 @@
 
 #include <new>
 
-#include "ad/linear_reverse_deriv.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/json.hpp"
 #include "lang/diagnostics.hpp"
@@ -51,9 +50,9 @@ EvalOptions eval_options(const CommonOptions& opts) {
   e.unfold = opts.unfold;
   e.max_trace_nodes = opts.max_trace;
   e.max_rd_nesting = opts.max_rd_nesting;
-  e.reverse_deriv = opts.ad == AdMode::Linear ? &linear_reverse_deriv : &reverse_deriv;
+  use_ad(e, opts.ad);
   e.max_derivative_steps = opts.max_derivative_steps.value_or(
-      opts.ad == AdMode::Linear ? kLinearDerivativeSteps : kPaperDerivativeSteps);
+      opts.ad == AdMode::Paper ? kPaperDerivativeSteps : kLinearDerivativeSteps);
   return e;
 }
 

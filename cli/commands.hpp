@@ -2,6 +2,7 @@
 // `err`, and returns the exit code (cli/exit_codes.hpp). cli/main.cpp only parses flags.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -10,7 +11,13 @@
 namespace adlang {
 
 // adlang run: the value of the program (ordinary evaluation, Figs. 2-3).
+int run_command(const RunCommandOptions& opts, std::ostream& out, std::ostream& err);
+// adlang run on the compiled evaluator (the REPL's runs).
 int run_command(const CommonOptions& opts, std::ostream& out, std::ostream& err);
+
+// adlang graph: the program's tagged dataflow graph as DOT, SVG or PNG, with --stats the
+// graph's counts and those of one run.
+int graph_command(const GraphCommandOptions& opts, std::ostream& out, std::ostream& err);
 
 // adlang trace: the trace term of the program (symbolic evaluation, Figs. 4-5).
 int trace_command(const TraceOptions& opts, std::ostream& out, std::ostream& err);
@@ -33,7 +40,9 @@ int trace_picture_command(const TraceOptions& opts, std::ostream& out, std::ostr
 // interval, writes the table to `out` and the chart (gnuplot) to opts.output.
 int plot_command(const PlotOptions& opts, std::ostream& out, std::ostream& err);
 
-// adlang fmt: the program printed back in the concrete syntax.
-int fmt_command(const std::string& file, std::ostream& out, std::ostream& err);
+// adlang fmt: the program printed back after a front-end step (cli/fmt_command.cpp).
+int fmt_command(const FmtOptions& opts, std::ostream& out, std::ostream& err);
+// "parse", "desugar", "resolve".
+std::optional<FmtStep> parse_fmt_step(const std::string& s);
 
 }  // namespace adlang

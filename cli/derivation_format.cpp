@@ -91,8 +91,9 @@ class TextWriter : Walker {
     for (std::size_t i = 0; i < d.phi.size(); ++i)
       phi += (i ? ", " : "") + d.phi[i];
     std::string rho = "{";
-    for (std::size_t i = 0; i < d.rho.size(); ++i)
-      rho += (i ? ", " : "") + d.rho[i].first + " = " + d.rho[i].second;
+    auto env = judgement_rho(d);
+    for (std::size_t i = 0; i < env.size(); ++i)
+      rho += (i ? ", " : "") + env[i].first + " = " + env[i].second;
     return phi + "} | " + rho + "} |- " + subject_text(d) + " " + arrow(d) + " " + result_text(d);
   }
 
@@ -145,9 +146,9 @@ class JsonWriter : Walker {
     for (std::size_t i = 0; i < d.phi.size(); ++i)
       out_ << (i ? ", " : "") << json::quote(d.phi[i]);
     out_ << "], \"rho\": {";
-    for (std::size_t i = 0; i < d.rho.size(); ++i)
-      out_ << (i ? ", " : "") << json::quote(d.rho[i].first) << ": "
-           << json::quote(d.rho[i].second);
+    auto env = judgement_rho(d);
+    for (std::size_t i = 0; i < env.size(); ++i)
+      out_ << (i ? ", " : "") << json::quote(env[i].first) << ": " << json::quote(env[i].second);
     out_ << "}, \"subject\": " << json::quote(subject_text(d))
          << ", \"result\": " << json::quote(result_text(d));
     if (!d.side.empty()) out_ << ", \"side\": " << json::quote(d.side);
@@ -238,9 +239,9 @@ class LatexWriter : Walker {
     for (std::size_t i = 0; i < d.phi.size(); ++i)
       phi += (i ? "," : "") + tex_text(d.phi[i]);
     std::string rho = "\\{";
-    for (std::size_t i = 0; i < d.rho.size(); ++i)
-      rho +=
-          (i ? ",\\ " : "") + tex_text(d.rho[i].first) + " \\mapsto " + tex_text(d.rho[i].second);
+    auto env = judgement_rho(d);
+    for (std::size_t i = 0; i < env.size(); ++i)
+      rho += (i ? ",\\ " : "") + tex_text(env[i].first) + " \\mapsto " + tex_text(env[i].second);
     std::string arrow = d.judgement == Judgement::Sym ? " \\rightsquigarrow " : " \\Rightarrow ";
     return phi + "\\} \\mid " + rho + "\\} \\vdash " + tex_text(subject_text(d)) + arrow +
            tex_text(result_text(d));

@@ -25,9 +25,8 @@ void add_common(CLI::App& cmd, CommonOptions& o, std::string& precision, std::st
       ->default_str("double");
   cmd.add_option("--predicates", predicates,
                  "strict: the paper's comparisons, undefined where both sides are equal; "
-                 "total: the conventional ones")
-      ->check(CLI::IsMember({"strict", "total"}))
-      ->default_str("strict");
+                 "total: the conventional ones (default: strict for .ad, total for .py)")
+      ->check(CLI::IsMember({"strict", "total"}));
   cmd.add_option("--fuel", o.fuel, "function calls allowed before giving up")
       ->capture_default_str();
   cmd.add_option("--unfold", o.unfold,
@@ -39,21 +38,22 @@ void add_common(CLI::App& cmd, CommonOptions& o, std::string& precision, std::st
       ->capture_default_str();
   cmd.add_option("--max-derivative-steps", o.max_derivative_steps,
                  "steps of R allowed before giving up (default 250000 with --ad=paper, "
-                 "200000000 with --ad=linear)");
+                 "200000000 with --ad=linear or tape)");
   cmd.add_flag("--json", o.json, "machine-readable output");
-  // --ad: which R differentiates traces (issue 5).
+  // --ad: which differentiation computes rd redexes (ad/ad_mode.hpp).
   cmd.add_option("--ad", ad,
-                 "linear: R by reverse accumulation, linear in the trace; paper: Fig. 6 "
-                 "literally (exponential under nesting)")
-      ->check(CLI::IsMember({"linear", "paper"}))
-      ->default_str("linear");
+                 "tape: the run-time tape where it applies, else the linear R; linear: R by "
+                 "reverse accumulation, linear in the trace; paper: Fig. 6 literally "
+                 "(exponential under nesting)")
+      ->check(CLI::IsMember({"tape", "linear", "paper"}))
+      ->default_str("tape");
 }
 
 void finish_common(CommonOptions& o, const std::string& precision, const std::string& predicates,
                    const std::string& ad) {
   o.precision = parse_precision(precision).value_or(Precision::Double);
-  o.ad = ad == "paper" ? AdMode::Paper : AdMode::Linear;
-  o.predicates = predicates == "total" ? PredicateMode::Total : PredicateMode::Strict;
+  o.ad = ad == "paper" ? AdMode::Paper : ad == "linear" ? AdMode::Linear : AdMode::Tape;
+  o.predicates = predicate_mode(predicates, o.file);
 }
 
 // --derivation and its view options (run, trace).
@@ -104,16 +104,66 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "adlang 0.1.0");
 
-  CommonOptions run_opts;
-  std::string run_precision = "double", run_predicates = "strict", run_ad = "linear";
+  RunCommandOptions run_opts;
+  std::string run_precision = "double", run_predicates, run_ad = "tape";
+  std::string run_engine = "compiled";
   CLI::App* run = app.add_subcommand("run", "evaluate a program (ordinary evaluation, Figs. 2-3)");
   add_common(*run, run_opts, run_precision, run_predicates, run_ad);
+  run->add_option("--engine", run_engine,
+                  "compiled: the compiled evaluator; reference: the term walker; graph: the "
+                  "tagged static dataflow graph; graph-dynamic: the graph with a body copy per "
+                  "call (TensorFlow's dynamic approach)")
+      ->check(CLI::IsMember({"compiled", "reference", "graph", "graph-dynamic"}))
+      ->default_str("compiled");
+  run->add_option("--threads", run_opts.threads, "worker threads of the graph engines")
+      ->capture_default_str();
+  run->add_option("--max-frames", run_opts.max_frames,
+                  "live activations (frames) the graph engines allow at once")
+      ->capture_default_str();
+  std::string run_deadness = "elide";
+  run->add_option("--deadness", run_deadness,
+                  "graph engines: propagate: the untaken branch receives dead tokens (the "
+                  "thesis's Sec. 3.2 literally); elide: the same result without them")
+      ->check(CLI::IsMember({"propagate", "elide"}))
+      ->default_str("elide");
+  run->add_flag("--stats", run_opts.stats,
+                "graph engines: print frames, tokens and dead tokens to standard error");
+
+  GraphCommandOptions graph_opts;
+  std::string graph_predicates;
+  CLI::App* graph_cmd = app.add_subcommand(
+      "graph", "draw the program's tagged dataflow graph (Call/Return, Switch/Merge)");
+  graph_cmd->add_option("FILE", graph_opts.file, "the program (.ad, or .py lowered)")->required();
+  graph_cmd->add_option("--format", graph_opts.format, "dot, svg or png")
+      ->check(CLI::IsMember({"dot", "svg", "png"}))
+      ->default_str("dot");
+  graph_cmd->add_option("-o,--output", graph_opts.output,
+                        "the output file (standard output for dot when omitted)");
+  graph_cmd->add_flag("--stats", graph_opts.stats,
+                      "print nodes by kind and call sites, and run the program once for "
+                      "frames, peak live frames, tokens and dead tokens");
+  graph_cmd
+      ->add_option("--env", graph_opts.env,
+                   "an input value, NAME=VALUE (inputs' types come from their values)")
+      ->type_name("NAME=VALUE");
+  graph_cmd->add_option("--fuel", graph_opts.fuel, "function calls allowed (--stats)")
+      ->capture_default_str();
+  graph_cmd->add_option("--max-frames", graph_opts.max_frames, "live frames allowed (--stats)")
+      ->capture_default_str();
+  std::string graph_deadness = "elide";
+  graph_cmd->add_option("--deadness", graph_deadness, "propagate or elide (--stats)")
+      ->check(CLI::IsMember({"propagate", "elide"}))
+      ->default_str("elide");
+  graph_cmd
+      ->add_option("--predicates", graph_predicates,
+                   "strict or total (--stats; default: strict for .ad, total for .py)")
+      ->check(CLI::IsMember({"strict", "total"}));
   DerivationFlags run_derivation;
   add_derivation(*run, run_derivation, run_opts.max_judgements);
 
   TraceOptions trace_opts;
-  std::string trace_precision = "double", trace_predicates = "strict", trace_style = "concrete";
-  std::string trace_ad = "linear";
+  std::string trace_precision = "double", trace_predicates, trace_style = "concrete";
+  std::string trace_ad = "tape";
   CLI::App* trace = app.add_subcommand(
       "trace", "print the trace term of a program (symbolic evaluation, Figs. 4-5)");
   add_common(*trace, trace_opts, trace_precision, trace_predicates, trace_ad);
@@ -137,8 +187,8 @@ int main(int argc, char** argv) {
                     "pictures: the cotangent (default 1 for a real result)");
 
   DiffOptions diff_opts;
-  std::string diff_precision = "double", diff_predicates = "strict", diff_style = "concrete";
-  std::string diff_ad = "linear";
+  std::string diff_precision = "double", diff_predicates, diff_style = "concrete";
+  std::string diff_ad = "tape";
   CLI::App* diff = app.add_subcommand(
       "diff", "the reverse derivative of a program with respect to one input (Fig. 6)");
   add_common(*diff, diff_opts, diff_precision, diff_predicates, diff_ad);
@@ -151,7 +201,7 @@ int main(int argc, char** argv) {
       ->default_str("concrete");
 
   PlotOptions plot_opts;
-  std::string plot_precision = "double", plot_predicates = "strict", plot_ad = "linear";
+  std::string plot_precision = "double", plot_predicates, plot_ad = "linear";
   CLI::App* plot = app.add_subcommand(
       "plot",
       "draw the program as a function of one input, with its derivative by rd and central "
@@ -164,9 +214,19 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   plot->add_option("-o,--output", plot_opts.output, "the chart: a .svg or .png file")->required();
 
-  std::string fmt_file;
-  CLI::App* fmt = app.add_subcommand("fmt", "print a program back in the concrete syntax");
-  fmt->add_option("FILE", fmt_file, "the .ad program")->required();
+
+  FmtOptions fmt_opts;
+  std::string fmt_after = "parse";
+  CLI::App* fmt = app.add_subcommand(
+      "fmt", "print a program back after a front-end step (parse, desugar or resolve)");
+  fmt->add_option("FILE", fmt_opts.file, "the .ad program")->required();
+  fmt->add_option("--after", fmt_after,
+                  "parse: as written; desugar: the core the sugar means; resolve: the core "
+                  "with each function's id (f#3)")
+      ->check(CLI::IsMember({"parse", "desugar", "resolve"}))
+      ->default_str("parse");
+  fmt->add_option("--env", fmt_opts.env,
+                  "NAME=VALUE: an input's type, by a value of it (default: real)");
 
   CLI::App* repl = app.add_subcommand(
       "repl",
@@ -198,8 +258,18 @@ int main(int argc, char** argv) {
   if (checker_exit >= 0) return checker_exit;
   if (*run) {
     finish_common(run_opts, run_precision, run_predicates, run_ad);
+    run_opts.engine = run_engine == "reference"       ? RunEngine::Reference
+                      : run_engine == "graph"         ? RunEngine::Graph
+                      : run_engine == "graph-dynamic" ? RunEngine::GraphDynamic
+                                                      : RunEngine::Compiled;
+    run_opts.propagate_dead = run_deadness == "propagate";
     finish_derivation(run_opts, run_derivation);
     return run_command(run_opts, std::cout, std::cerr);
+  }
+  if (*graph_cmd) {
+    graph_opts.predicates = predicate_mode(graph_predicates, graph_opts.file);
+    graph_opts.propagate_dead = graph_deadness == "propagate";
+    return graph_command(graph_opts, std::cout, std::cerr);
   }
   if (*trace) {
     finish_common(trace_opts, trace_precision, trace_predicates, trace_ad);
@@ -217,6 +287,9 @@ int main(int argc, char** argv) {
     return plot_command(plot_opts, std::cout, std::cerr);
   }
   if (*repl) return repl_command(std::cin, std::cout, std::cerr);
-  if (*fmt) return fmt_command(fmt_file, std::cout, std::cerr);
+  if (*fmt) {
+    fmt_opts.after = *parse_fmt_step(fmt_after);
+    return fmt_command(fmt_opts, std::cout, std::cerr);
+  }
   return pyrewrite_exit;
 }

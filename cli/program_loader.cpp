@@ -1,5 +1,6 @@
 #include "cli/program_loader.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -9,6 +10,8 @@
 #include "cli/exit_codes.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/parser.hpp"
+#include "lang/python/lower/python_lowering.hpp"
+#include "lang/term_visitor.hpp"
 #include "lang/type_checker.hpp"
 
 namespace adlang {
@@ -27,9 +30,22 @@ std::shared_ptr<SourceFile> read_source(const std::string& path) {
   return std::make_shared<SourceFile>(path, text.str());
 }
 
-SyntaxProgram parse_file(const SourceFile& file) {
+ParsedFile parse_file(const SourceFile& file) {
   try {
-    return parse_program(file.text());
+    ParsedFile p;
+    if (py::is_python_path(file.path())) {
+      py::LoweredPython lowered = py::lower_python(file);
+      for (const py::DefaultInput& d : lowered.defaults)
+        p.default_env.emplace_back(d.name.str(), d.value);
+      p.lowered_text = py::print_lowered(lowered);
+      for (const py::Placement& pl : lowered.placements)
+        for (const std::string& o : pl.place_options())
+          p.default_place.push_back(o);
+      p.syntax = std::move(lowered.program);
+    } else {
+      p.syntax = parse_program(file.text());
+    }
+    return p;
   } catch (const CompileError& e) {
     throw CommandFailure(kExitCompileError, render(e.diagnostic(), &file));
   }
@@ -54,48 +70,17 @@ SourceLoc first_occurrence(const Syntax& s, Name x) {
   return {};
 }
 
-// Visits terms for an operator outside the polynomial fragment.
-const OpApp* first_non_polynomial(const Term& t) {
-  switch (t.kind()) {
-    case TermKind::Var:
-    case TermKind::Literal:
-    case TermKind::Unit:
-      return nullptr;
-    case TermKind::Add:
-      if (auto* o = first_non_polynomial(t.as<Add>()->lhs)) return o;
-      return first_non_polynomial(t.as<Add>()->rhs);
-    case TermKind::Op:
-      if (!t.as<OpApp>()->op.is_polynomial()) return t.as<OpApp>();
-      return first_non_polynomial(t.as<OpApp>()->arg);
-    case TermKind::Let:
-      if (auto* o = first_non_polynomial(t.as<Let>()->bound)) return o;
-      return first_non_polynomial(t.as<Let>()->body);
-    case TermKind::Pair:
-      if (auto* o = first_non_polynomial(t.as<Pair>()->first)) return o;
-      return first_non_polynomial(t.as<Pair>()->second);
-    case TermKind::Fst:
-      return first_non_polynomial(t.as<Fst>()->arg);
-    case TermKind::Snd:
-      return first_non_polynomial(t.as<Snd>()->arg);
-    case TermKind::If: {
-      const If* i = t.as<If>();
-      if (const PredApp* p = i->guard.as<PredApp>())
-        if (auto* o = first_non_polynomial(p->arg)) return o;
-      if (auto* o = first_non_polynomial(i->then_branch)) return o;
-      return first_non_polynomial(i->else_branch);
-    }
-    case TermKind::LetRec:
-      for (const FunDef& d : t.as<LetRec>()->defs)
-        if (auto* o = first_non_polynomial(d.body)) return o;
-      return first_non_polynomial(t.as<LetRec>()->body);
-    case TermKind::Call:
-      return first_non_polynomial(t.as<Call>()->arg);
-    case TermKind::Rd: {
-      const Rd* r = t.as<Rd>();
-      if (auto* o = first_non_polynomial(r->cotangent)) return o;
-      if (auto* o = first_non_polynomial(r->point)) return o;
-      return first_non_polynomial(r->body);
-    }
+// The first operator outside the polynomial fragment, in preorder (subterms in evaluation
+// order), with an explicit stack (let chains may be very deep).
+const OpApp* first_non_polynomial(const Term& root) {
+  std::vector<Term> todo{root};
+  while (!todo.empty()) {
+    Term t = std::move(todo.back());
+    todo.pop_back();
+    if (const OpApp* o = t.as<OpApp>(); o && !o->op.is_polynomial()) return o;
+    std::size_t first = todo.size();
+    for_each_subterm(t, [&](const Term& c) { todo.push_back(c); });
+    std::reverse(todo.begin() + static_cast<std::ptrdiff_t>(first), todo.end());
   }
   return nullptr;
 }
@@ -122,7 +107,8 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
   auto p = std::make_unique<LoadedProgram<S>>();
   p->file = opts.source ? opts.source : read_source(opts.file);
   file = p->file;
-  p->syntax = parse_file(*p->file);
+  ParsedFile parsed = parse_file(*p->file);
+  p->syntax = std::move(parsed.syntax);
   for (const Name& n : p->syntax.identifiers)
     p->names.reserve(n);
 
@@ -141,6 +127,12 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
     } catch (const ValueSyntaxError& e) {
       throw CommandFailure(kExitUsage, "adlang: error: --env " + name + ": " + e.what() + "\n");
     }
+  }
+  // A Python script's own feed_dict gives the inputs --env does not.
+  for (const auto& [name, value] : parsed.default_env) {
+    if (given.count(name)) continue;
+    ParsedValue<S> v = parse_value<S>(value);
+    given[name] = ProgramInput<S>{Name(name), v.type, std::move(v.value)};
   }
   std::vector<Name> inputs = program_inputs(p->syntax);
   for (const Name& x : inputs) {

@@ -65,7 +65,18 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
 // In exact mode, refuses programs outside the polynomial fragment (with the location).
 void check_precision_supports(const Term& program, Precision p, const SourceFile& file);
 
-// Parses a syntax-only view of the file (for `adlang fmt`).
-SyntaxProgram parse_file(const SourceFile& file);
+// A program as read from its file: a .ad program, or a .py program lowered (docs/python.md),
+// with the inputs the script's own feed_dict gives (the defaults when --env does not).
+struct ParsedFile {
+  SyntaxProgram syntax;
+  std::vector<std::pair<std::string, std::string>> default_env;  // NAME, VALUE
+  std::string lowered_text;  // .py files: the lowered program as `adlang fmt` prints it
+  // .py files: the script's tf.device blocks as placement options (FUNCTION:LINE=RANK), the
+  // defaults of the partitioned graph's --place.
+  std::vector<std::string> default_place;
+};
+
+// Parses (or, for a .py file, lowers) the file; CommandFailure with exit 3 on an error.
+ParsedFile parse_file(const SourceFile& file);
 
 }  // namespace adlang

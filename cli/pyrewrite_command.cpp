@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "lang/diagnostics.hpp"
-#include "lang/python/pyrewrite.hpp"
-#include "lang/python/unified_diff.hpp"
+#include "lang/python/rewrite/pyrewrite.hpp"
+#include "lang/python/rewrite/unified_diff.hpp"
 #include "lang/source.hpp"
 
 namespace adlang::cli {

@@ -3,7 +3,7 @@
 #include <iomanip>
 #include <sstream>
 
-#include "checker/properties.hpp"
+#include "checker/property_registry.hpp"
 #include "cli/checker_commands.hpp"
 #include "cli/command_runner.hpp"
 #include "cli/commands.hpp"
@@ -62,7 +62,7 @@ const char* ReplSession::help_text() {
          "  :load FILE                      run FILE and bring its definitions into scope\n"
          "  :set precision double|50|100|exact\n"
          "  :set predicates strict|total\n"
-         "  :set ad linear|paper            which R differentiates traces\n"
+         "  :set ad tape|linear|paper       which differentiation computes rd\n"
          "  :set                            the current settings\n"
          "  :defs                           the definitions and inputs in scope\n"
          "  :help                           this text\n"
@@ -240,7 +240,7 @@ int ReplSession::load(const std::string& path) {
     int code = run_guarded(false, out_, err_, file, [&] {
       source = read_source(path);
       file = source;
-      syntax = parse_file(*source);
+      syntax = parse_file(*source).syntax;
       return int(kExitOk);
     });
     if (code != kExitOk) return code;
@@ -293,7 +293,11 @@ int ReplSession::set(const std::string& arg) {
   words >> key >> value;
   if (key.empty()) {
     out_ << "precision " << to_string(precision_) << "\npredicates " << predicates_name(predicates_)
-         << "\nad " << (ad_ == AdMode::Paper ? "paper" : "linear") << "\n";
+         << "\nad "
+         << (ad_ == AdMode::Paper    ? "paper"
+             : ad_ == AdMode::Linear ? "linear"
+                                     : "tape")
+         << "\n";
     return kExitOk;
   }
   if (key == "precision") {
@@ -308,8 +312,8 @@ int ReplSession::set(const std::string& arg) {
     predicates_ = value == "total" ? PredicateMode::Total : PredicateMode::Strict;
     return kExitOk;
   }
-  if (key == "ad" && (value == "linear" || value == "paper")) {
-    ad_ = value == "paper" ? AdMode::Paper : AdMode::Linear;
+  if (key == "ad" && (value == "tape" || value == "linear" || value == "paper")) {
+    ad_ = value == "paper" ? AdMode::Paper : value == "linear" ? AdMode::Linear : AdMode::Tape;
     return kExitOk;
   }
   err_ << "<repl>: error: :set " << arg
@@ -362,7 +366,7 @@ int ReplSession::check(const std::string& expr) {
     config.precision = precision_;
     config.predicates = predicates_;
     config.den_predicates = predicates_;
-    config.linear_r = ad_ == AdMode::Linear;
+    config.linear_r = ad_ != AdMode::Paper;
     int code = kExitOk;
     for (const PropertyInfo& prop : all_properties()) {
       checker::Outcome o = checker::run_property(prop, program, config, 1);

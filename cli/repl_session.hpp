@@ -49,7 +49,7 @@ class ReplSession {
   std::vector<Input> inputs_;
   Precision precision_ = Precision::Double;
   PredicateMode predicates_ = PredicateMode::Strict;
-  AdMode ad_ = AdMode::Linear;
+  AdMode ad_ = AdMode::Tape;
   bool quit_ = false;
 
   int command(const std::string& name, const std::string& arg);

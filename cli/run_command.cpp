@@ -1,20 +1,26 @@
-// adlang run: ordinary evaluation of a program (Figs. 2-3).
+// adlang run: ordinary evaluation of a program (Figs. 2-3), by the compiled evaluator, the
+// reference evaluator, or the tagged dataflow graph (static or dynamic).
 #include "cli/command_runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/graph_engine.hpp"
 #include "cli/json.hpp"
 #include "semantics/compiled_eval.hpp"
 
 namespace adlang {
 
-int run_command(const CommonOptions& opts, std::ostream& out, std::ostream& err) {
+int run_command(const RunCommandOptions& opts, std::ostream& out, std::ostream& err) {
   if (opts.derivation) return derivation_command(opts, false, out, err);
   std::shared_ptr<SourceFile> file;
   return run_guarded(opts.json, out, err, file, [&] {
+    if (opts.engine == RunEngine::Graph || opts.engine == RunEngine::GraphDynamic)
+      return run_on_graph(opts, out, err, file);
     return with_precision(opts.precision, [&]<class S>() {
       auto p = load_program<S>(opts, file);
       ValueEnv<S> rho = p->input_env();
-      EvalContext cx(eval_options(opts), p->names);
+      EvalOptions eo = eval_options(opts);
+      if (opts.engine == RunEngine::Reference) eo.evaluator = Evaluator::Reference;
+      EvalContext cx(eo, p->names);
       Value<S> v = evaluate(p->term, rho, cx);
       Type t = p->term.type();
       if (opts.json) {
@@ -27,6 +33,12 @@ int run_command(const CommonOptions& opts, std::ostream& out, std::ostream& err)
       return int(kExitOk);
     });
   });
+}
+
+int run_command(const CommonOptions& opts, std::ostream& out, std::ostream& err) {
+  RunCommandOptions r;
+  static_cast<CommonOptions&>(r) = opts;
+  return run_command(r, out, err);
 }
 
 }  // namespace adlang

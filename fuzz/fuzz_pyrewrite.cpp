@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "lang/python/py_parse.hpp"
-#include "lang/python/pyrewrite.hpp"
+#include "lang/python/ast/py_parse.hpp"
+#include "lang/python/rewrite/pyrewrite.hpp"
 
 using namespace adlang;
 

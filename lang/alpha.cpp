@@ -63,8 +63,8 @@ class AlphaEq {
         return letrec(*a.as<LetRec>(), *b.as<LetRec>());
       case TermKind::Call: {
         const Call *x = a.as<Call>(), *y = b.as<Call>();
-        return x->param_type == y->param_type && same_var(funs_a_, x->fun, funs_b_, y->fun) &&
-               term(x->arg, y->arg);
+        return x->param_type == y->param_type &&
+               same_var(funs_a_, x->fun.name, funs_b_, y->fun.name) && term(x->arg, y->arg);
       }
       case TermKind::Rd: {
         const Rd *x = a.as<Rd>(), *y = b.as<Rd>();

@@ -5,7 +5,7 @@
 
 #include "lang/diagnostics.hpp"
 #include "lang/stack.hpp"
-#include "lang/term_walk.hpp"
+#include "lang/term_visitor.hpp"
 
 namespace adlang {
 
@@ -118,12 +118,19 @@ class NameReserver {
           }
           break;
         case TermKind::Call:
-          names_.reserve(t.as<Call>()->fun);
+          names_.reserve(t.as<Call>()->fun.name);
           break;
         case TermKind::Rd:
           names_.reserve(t.as<Rd>()->var);
           break;
-        default:
+        case TermKind::Literal:
+        case TermKind::Add:
+        case TermKind::Op:
+        case TermKind::Unit:
+        case TermKind::Pair:
+        case TermKind::Fst:
+        case TermKind::Snd:
+        case TermKind::If:
           break;
       }
       for_each_subterm(t, [&](const Term& c) { todo.push_back(c); });

@@ -14,10 +14,11 @@ struct ScalarOpInfo {
 };
 
 constexpr ScalarOpInfo kNamedOps[] = {
-    {OpKind::Neg, "neg"},   {OpKind::Add, "add"},   {OpKind::Sub, "sub"},
-    {OpKind::Mul, "mul"},   {OpKind::Div, "div"},   {OpKind::Sin, "sin"},
-    {OpKind::Cos, "cos"},   {OpKind::Exp, "exp"},   {OpKind::Log, "log"},
-    {OpKind::Sqrt, "sqrt"}, {OpKind::Tanh, "tanh"}, {OpKind::Sigmoid, "sigmoid"},
+    {OpKind::Neg, "neg"},     {OpKind::Add, "add"},   {OpKind::Sub, "sub"},
+    {OpKind::Mul, "mul"},     {OpKind::Div, "div"},   {OpKind::Sin, "sin"},
+    {OpKind::Cos, "cos"},     {OpKind::Exp, "exp"},   {OpKind::Log, "log"},
+    {OpKind::Sqrt, "sqrt"},   {OpKind::Tanh, "tanh"}, {OpKind::Sigmoid, "sigmoid"},
+    {OpKind::Floor, "floor"},
 };
 
 std::optional<unsigned> parse_size_suffix(std::string_view name, std::string_view prefix) {
@@ -78,6 +79,7 @@ std::string Op::name() const {
     case OpKind::Sqrt:
     case OpKind::Tanh:
     case OpKind::Sigmoid:
+    case OpKind::Floor:
       break;
   }
   for (const ScalarOpInfo& info : kNamedOps)
@@ -96,6 +98,7 @@ Type Op::arg_type() const {
     case OpKind::Sqrt:
     case OpKind::Tanh:
     case OpKind::Sigmoid:
+    case OpKind::Floor:
       return real;
     case OpKind::Add:
     case OpKind::Sub:
@@ -122,6 +125,8 @@ OpDomain Op::domain() const {
       return OpDomain::PositiveArgument;
     case OpKind::Div:
       return OpDomain::NonzeroDenominator;
+    case OpKind::Floor:
+      return OpDomain::OffIntegers;
     case OpKind::Neg:
     case OpKind::Add:
     case OpKind::Sub:
@@ -146,6 +151,10 @@ std::string Op::domain_text() const {
       return name() + "(x) is defined (and smooth) only for x > 0";
     case OpDomain::NonzeroDenominator:
       return "a / b is defined only for b != 0";
+    case OpDomain::OffIntegers:
+      return name() +
+             "(x) is smooth (and defined) only off the integers, where it does not jump; "
+             "--predicates total makes it total";
   }
   throw InternalError("internal error: unknown operator domain");
 }
@@ -167,6 +176,7 @@ const char* Op::infix_symbol() const {
     case OpKind::Sqrt:
     case OpKind::Tanh:
     case OpKind::Sigmoid:
+    case OpKind::Floor:
     case OpKind::Dot:
     case OpKind::Scale:
       return nullptr;
@@ -191,6 +201,7 @@ bool Op::is_polynomial() const {
     case OpKind::Sqrt:
     case OpKind::Tanh:
     case OpKind::Sigmoid:
+    case OpKind::Floor:
       return false;
   }
   return false;

@@ -18,11 +18,16 @@
 //   sqrt        real -> real                  x > 0    div(w, mul(2, sqrt(x)))
 //   tanh        real -> real                  all      mul(w, sub(1, mul(tanh(x), tanh(x))))
 //   sigmoid     real -> real                  all      mul(w, mul(sigmoid(x), sub(1, sigmoid(x))))
+//   floor       real -> real                  x not    0
+//                                             integer
 //   dot_n       real^n * real^n -> real       all      (scale_n(w, v), scale_n(w, u))  x = (u, v)
 //   scale_n     real * real^n -> real^n       all      (dot_n(v, w), scale_n(c, w))    x = (c, v)
 //
 // sqrt and log are undefined at 0 although their values extend there: the paper's functions
-// are smooth on open domains, and neither is differentiable at 0.
+// are smooth on open domains, and neither is differentiable at 0. floor is smooth (locally
+// constant) off the integers, its open domain; at an integer it jumps, so it is undefined there
+// with the paper's semantics. `--predicates total` (semantics/op_eval.hpp) makes it total, as
+// TensorFlow's floor is: floor(n) = n with derivative 0.
 #pragma once
 
 #include <optional>
@@ -34,13 +39,31 @@
 
 namespace adlang {
 
-enum class OpKind { Neg, Add, Sub, Mul, Div, Sin, Cos, Exp, Log, Sqrt, Tanh, Sigmoid, Dot, Scale };
+enum class OpKind {
+  Neg,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Sin,
+  Cos,
+  Exp,
+  Log,
+  Sqrt,
+  Tanh,
+  Sigmoid,
+  Floor,
+  Dot,
+  Scale
+};
 
 // The open domain of definition of an operator.
 enum class OpDomain {
   All,                 // R^|T|
   PositiveArgument,    // x > 0
   NonzeroDenominator,  // (a, b) with b != 0
+  OffIntegers,         // x not an integer (a discontinuous operator: total under
+                       // --predicates total)
 };
 
 // The largest vector size accepted in dot_n / scale_n (a guard against absurd types).

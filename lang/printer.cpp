@@ -14,7 +14,8 @@ using layout::Doc;
 
 class TermPrinter {
  public:
-  explicit TermPrinter(PrintStyle style) : paper_(style == PrintStyle::Paper) {}
+  explicit TermPrinter(PrintStyle style)
+      : paper_(style == PrintStyle::Paper), ids_(style == PrintStyle::Resolved) {}
 
   Doc term(const Term& t) {
     check_stack("a term is nested too deeply to print");
@@ -61,7 +62,8 @@ class TermPrinter {
         return letrec(*t.as<LetRec>());
       case TermKind::Call: {
         const Call* c = t.as<Call>();
-        return {c->fun.str() + "(" + arguments(c->arg) + ")", layout::kPostfix};
+        return {function_name(c->fun.name, c->fun.id) + "(" + arguments(c->arg) + ")",
+                layout::kPostfix};
       }
       case TermKind::Rd: {
         const Rd* r = t.as<Rd>();
@@ -109,6 +111,15 @@ class TermPrinter {
 
  private:
   bool paper_;
+  bool ids_;  // PrintStyle::Resolved
+
+  // f, or f#id when printing resolution.
+  std::string function_name(Name f, FunId id) {
+    if (!ids_) return f.str();
+    return f.str() + "#" +
+           (id == FunId::Unresolved ? std::string("?")
+                                    : std::to_string(static_cast<std::uint32_t>(id)));
+  }
 
   Doc infix(const Term& a, const char* sym, const Term& b, int level) {
     // Left-associative: the right operand needs a tighter level than the operator's own.
@@ -166,7 +177,7 @@ class TermPrinter {
   }
 
   std::string header(const FunDef& d) {
-    return d.name.str() + "(" + d.param.str() + ": " + to_string(d.param_type) +
+    return function_name(d.name, d.id) + "(" + d.param.str() + ": " + to_string(d.param_type) +
            "): " + to_string(d.result_type);
   }
 

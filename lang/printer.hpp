@@ -17,9 +17,11 @@ namespace adlang {
 enum class PrintStyle {
   Concrete,  // the .ad syntax; parses back
   Paper,     // the paper's notation: <M, N>, fst(M), op(M), M.rd_{L}(x:T. N)
+  Resolved,  // the .ad syntax with each function's id (lang/resolve.hpp): f#3; does not parse
 };
 
 std::string print_term(const Term& t, PrintStyle style = PrintStyle::Concrete);
+// A guard (the derivation trees of adlang run --derivation).
 std::string print_bool(const BoolTerm& b, PrintStyle style = PrintStyle::Concrete);
 // A whole program: a letrec group at the root prints as top-level defs.
 std::string print_program(const Term& t, PrintStyle style = PrintStyle::Concrete);

@@ -63,6 +63,8 @@ Term reverse_template(Op op, const Term& x, const Term& w, SourceLoc loc) {
       return call2(OpKind::Mul, w,
                    call2(OpKind::Mul, call(OpKind::Sigmoid, x),
                          call2(OpKind::Sub, num("1"), call(OpKind::Sigmoid, x))));
+    case OpKind::Floor:  // floor_r(x, w) = 0: floor is locally constant on its domain
+      return num("0");
     case OpKind::Dot: {  // dot_n_r((u, v), w) = (scale_n(w, v), scale_n(w, u))
       Op scale = Op::make(OpKind::Scale, op.vector_size());
       Term u = first_of(x, loc), v = second_of(x, loc);

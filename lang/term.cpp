@@ -161,9 +161,9 @@ Term letrec(std::vector<FunDef> defs, Term body, SourceLoc loc) {
 }
 
 // Fig. 1: M : T |- f(M) : U for f : T -> U in Phi.
-Term call(Name f, Type param_type, Type result_type, Term arg, SourceLoc loc) {
+Term call(FunRef f, Type param_type, Type result_type, Term arg, SourceLoc loc) {
   require(arg.type() == param_type, "call",
-          [&] { return std::string(f.str() + ": " + mismatch(param_type, arg.type())); });
+          [&] { return std::string(f.name.str() + ": " + mismatch(param_type, arg.type())); });
   return Term(new Call(f, param_type, result_type, arg, loc));
 }
 

@@ -3,12 +3,14 @@
 // and Rd.
 //
 // Nodes are immutable and made only through the validating factories in namespace `mk`
-// (STYLE.md item 2): every node knows its type, and a factory refuses operands of the wrong
-// type with an InternalError (the type checker reports user errors before that can happen).
-// A new TermKind makes every `switch` over kinds fail to compile until it is handled
+// (STYLE.md item 2; the node constructors are private, each node befriends its factory): every node
+// knows its type, and a factory refuses operands of the wrong type with an InternalError (the type
+// checker reports user errors before that can happen). A new TermKind makes every `switch` over
+// kinds fail to compile until it is handled
 // (-Wswitch under -Werror), which is how we keep one list of node kinds (STYLE.md item 1).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -97,76 +99,10 @@ class BoolTerm : public Ref<BoolTermNode> {
   }
 };
 
-// ---- term nodes -------------------------------------------------------------------------
-
-struct Var final : TermNode {
-  static constexpr TermKind kKind = TermKind::Var;
-  Var(Name n, Type t, SourceLoc l) : TermNode(kKind, t, l), name(n) {}
-  Name name;
-};
-
-// A real constant, kept as its decimal text so that every precision reads it exactly as
-// written (0.1 is 1/10 in exact mode and the nearest double in double mode).
-struct Literal final : TermNode {
-  static constexpr TermKind kKind = TermKind::Literal;
-  Literal(std::string t, double v, SourceLoc l)
-      : TermNode(kKind, Type::real(), l), text(std::move(t)), approx(v) {}
-  std::string text;  // digits ('.' digits)? (e [+-]? digits)?, possibly with a leading '-'
-  double approx;     // text read as a double (may be +-inf for huge literals)
-};
-
-struct Add final : TermNode {
-  static constexpr TermKind kKind = TermKind::Add;
-  Add(Term a, Term b, SourceLoc l) : TermNode(kKind, Type::real(), l), lhs(a), rhs(b) {}
-  Term lhs, rhs;
-};
-
-struct OpApp final : TermNode {
-  static constexpr TermKind kKind = TermKind::Op;
-  OpApp(Op o, Term a, SourceLoc l) : TermNode(kKind, o.result_type(), l), op(o), arg(a) {}
-  Op op;
-  Term arg;
-};
-
-struct Let final : TermNode {
-  static constexpr TermKind kKind = TermKind::Let;
-  Let(Name x, Term m, Term n, SourceLoc l)
-      : TermNode(kKind, n.type(), l), var(x), bound(m), body(n) {}
-  Name var;  // its type is bound.type()
-  Term bound, body;
-};
-
-struct UnitVal final : TermNode {
-  static constexpr TermKind kKind = TermKind::Unit;
-  explicit UnitVal(SourceLoc l) : TermNode(kKind, Type::unit(), l) {}
-};
-
-struct Pair final : TermNode {
-  static constexpr TermKind kKind = TermKind::Pair;
-  Pair(Term a, Term b, SourceLoc l)
-      : TermNode(kKind, Type::pair(a.type(), b.type()), l), first(a), second(b) {}
-  Term first, second;  // the subscripts T, U are first.type(), second.type()
-};
-
-struct Fst final : TermNode {
-  static constexpr TermKind kKind = TermKind::Fst;
-  Fst(Term a, SourceLoc l) : TermNode(kKind, a.type().first(), l), arg(a) {}
-  Term arg;  // the subscripts T, U are arg.type().first(), .second()
-};
-
-struct Snd final : TermNode {
-  static constexpr TermKind kKind = TermKind::Snd;
-  Snd(Term a, SourceLoc l) : TermNode(kKind, a.type().second(), l), arg(a) {}
-  Term arg;
-};
-
-struct If final : TermNode {
-  static constexpr TermKind kKind = TermKind::If;
-  If(BoolTerm b, Term m, Term n, SourceLoc l)
-      : TermNode(kKind, m.type(), l), guard(b), then_branch(m), else_branch(n) {}
-  BoolTerm guard;
-  Term then_branch, else_branch;
-};
+// The identity of a function definition, given at resolution (lang/resolve.hpp): every FunDef of
+// a resolved program has its own id, and every call carries the id of the definition it calls,
+// so that no later pass looks functions up by name (names are kept for printing only).
+enum class FunId : std::uint32_t { Unresolved = 0 };
 
 // One function of a recursive group: f(x:T):U = M, with FV(M) within {x}.
 struct FunDef {
@@ -176,51 +112,14 @@ struct FunDef {
   Type result_type;
   Term body;
   SourceLoc loc;
+  FunId id = FunId::Unresolved;
 };
 
-// letrec f(x:T):U = M in N. The paper binds one function; top-level defs bind a group that
-// may be mutually recursive (DESIGN.md Sec. 6), treated alike by all evaluators.
-struct LetRec final : TermNode {
-  static constexpr TermKind kKind = TermKind::LetRec;
-  LetRec(std::vector<FunDef> d, Term n, SourceLoc l)
-      : TermNode(kKind, n.type(), l), defs(std::move(d)), body(n) {}
-  std::vector<FunDef> defs;
-  Term body;
-};
-
-struct Call final : TermNode {
-  static constexpr TermKind kKind = TermKind::Call;
-  Call(Name f, Type param_t, Type result_t, Term a, SourceLoc l)
-      : TermNode(kKind, result_t, l), fun(f), param_type(param_t), arg(a) {}
-  Name fun;
-  Type param_type;
-  Term arg;
-};
-
-// M.rd_L(x:T. N): the reverse derivative of x:T |-> N at L, applied to the cotangent M.
-struct Rd final : TermNode {
-  static constexpr TermKind kKind = TermKind::Rd;
-  Rd(Term m, Term l, Name x, Term n, SourceLoc loc)
-      : TermNode(kKind, l.type(), loc), cotangent(m), point(l), var(x), body(n) {}
-  Term cotangent;  // M : U
-  Term point;      // L : T
-  Name var;        // x : T (its type is point.type())
-  Term body;       // N : U
-};
-
-// ---- boolean term nodes -----------------------------------------------------------------
-
-struct BoolConst final : BoolTermNode {
-  static constexpr BoolKind kKind = BoolKind::Const;
-  BoolConst(bool v, SourceLoc l) : BoolTermNode(kKind, l), value(v) {}
-  bool value;
-};
-
-struct PredApp final : BoolTermNode {
-  static constexpr BoolKind kKind = BoolKind::Pred;
-  PredApp(Pred p, Term a, SourceLoc l) : BoolTermNode(kKind, l), pred(p), arg(a) {}
-  Pred pred;
-  Term arg;
+// The function a call calls: its name as written and, once resolved, its definition's id.
+struct FunRef {
+  FunRef(Name n, FunId i = FunId::Unresolved) : name(n), id(i) {}  // NOLINT: a name is a ref
+  Name name;
+  FunId id;
 };
 
 // ---- the factory ------------------------------------------------------------------------
@@ -242,14 +141,177 @@ Term pair(Term a, Term b, SourceLoc loc = {});
 Term fst(Term a, SourceLoc loc = {});
 Term snd(Term a, SourceLoc loc = {});
 Term if_(BoolTerm guard, Term then_branch, Term else_branch, SourceLoc loc = {});
+// The defs keep their ids (FunId::Unresolved until resolve_functions gives them one).
 Term letrec(std::vector<FunDef> defs, Term body, SourceLoc loc = {});
-Term call(Name f, Type param_type, Type result_type, Term arg, SourceLoc loc = {});
+// A call of f: by name only (f.id unresolved) until resolve_functions fills in the id.
+Term call(FunRef f, Type param_type, Type result_type, Term arg, SourceLoc loc = {});
 Term rd(Term cotangent, Term point, Name x, Type t, Term body, SourceLoc loc = {});
 
 BoolTerm bool_const(bool v, SourceLoc loc = {});
 BoolTerm pred(Pred p, Term arg, SourceLoc loc = {});
 
 }  // namespace mk
+
+// ---- term nodes -------------------------------------------------------------------------
+
+struct Var final : TermNode {
+  static constexpr TermKind kKind = TermKind::Var;
+  Name name;
+
+ private:
+  friend Term mk::var(Name x, Type t, SourceLoc loc);
+  Var(Name n, Type t, SourceLoc l) : TermNode(kKind, t, l), name(n) {}
+};
+
+// A real constant, kept as its decimal text so that every precision reads it exactly as
+// written (0.1 is 1/10 in exact mode and the nearest double in double mode).
+struct Literal final : TermNode {
+  static constexpr TermKind kKind = TermKind::Literal;
+  std::string text;  // digits ('.' digits)? (e [+-]? digits)?, possibly with a leading '-'
+  double approx;     // text read as a double (may be +-inf for huge literals)
+
+ private:
+  friend Term mk::literal(const std::string& text, SourceLoc loc);
+  Literal(std::string t, double v, SourceLoc l)
+      : TermNode(kKind, Type::real(), l), text(std::move(t)), approx(v) {}
+};
+
+struct Add final : TermNode {
+  static constexpr TermKind kKind = TermKind::Add;
+  Term lhs, rhs;
+
+ private:
+  friend Term mk::add(Term a, Term b, SourceLoc loc);
+  Add(Term a, Term b, SourceLoc l) : TermNode(kKind, Type::real(), l), lhs(a), rhs(b) {}
+};
+
+struct OpApp final : TermNode {
+  static constexpr TermKind kKind = TermKind::Op;
+  Op op;
+  Term arg;
+
+ private:
+  friend Term mk::op(Op o, Term arg, SourceLoc loc);
+  OpApp(Op o, Term a, SourceLoc l) : TermNode(kKind, o.result_type(), l), op(o), arg(a) {}
+};
+
+struct Let final : TermNode {
+  static constexpr TermKind kKind = TermKind::Let;
+  Name var;  // its type is bound.type()
+  Term bound, body;
+
+ private:
+  friend Term mk::let(Name x, Type t, Term bound, Term body, SourceLoc loc);
+  Let(Name x, Term m, Term n, SourceLoc l)
+      : TermNode(kKind, n.type(), l), var(x), bound(m), body(n) {}
+};
+
+struct UnitVal final : TermNode {
+  static constexpr TermKind kKind = TermKind::Unit;
+
+ private:
+  friend Term mk::unit(SourceLoc loc);
+  explicit UnitVal(SourceLoc l) : TermNode(kKind, Type::unit(), l) {}
+};
+
+struct Pair final : TermNode {
+  static constexpr TermKind kKind = TermKind::Pair;
+  Term first, second;  // the subscripts T, U are first.type(), second.type()
+
+ private:
+  friend Term mk::pair(Term a, Term b, SourceLoc loc);
+  Pair(Term a, Term b, SourceLoc l)
+      : TermNode(kKind, Type::pair(a.type(), b.type()), l), first(a), second(b) {}
+};
+
+struct Fst final : TermNode {
+  static constexpr TermKind kKind = TermKind::Fst;
+  Term arg;  // the subscripts T, U are arg.type().first(), .second()
+
+ private:
+  friend Term mk::fst(Term a, SourceLoc loc);
+  Fst(Term a, SourceLoc l) : TermNode(kKind, a.type().first(), l), arg(a) {}
+};
+
+struct Snd final : TermNode {
+  static constexpr TermKind kKind = TermKind::Snd;
+  Term arg;
+
+ private:
+  friend Term mk::snd(Term a, SourceLoc loc);
+  Snd(Term a, SourceLoc l) : TermNode(kKind, a.type().second(), l), arg(a) {}
+};
+
+struct If final : TermNode {
+  static constexpr TermKind kKind = TermKind::If;
+  BoolTerm guard;
+  Term then_branch, else_branch;
+
+ private:
+  friend Term mk::if_(BoolTerm guard, Term then_branch, Term else_branch, SourceLoc loc);
+  If(BoolTerm b, Term m, Term n, SourceLoc l)
+      : TermNode(kKind, m.type(), l), guard(b), then_branch(m), else_branch(n) {}
+};
+
+// letrec f(x:T):U = M in N. The paper binds one function; top-level defs bind a group that
+// may be mutually recursive (DESIGN.md Sec. 6), treated alike by all evaluators.
+struct LetRec final : TermNode {
+  static constexpr TermKind kKind = TermKind::LetRec;
+  std::vector<FunDef> defs;
+  Term body;
+
+ private:
+  friend Term mk::letrec(std::vector<FunDef> defs, Term body, SourceLoc loc);
+  LetRec(std::vector<FunDef> d, Term n, SourceLoc l)
+      : TermNode(kKind, n.type(), l), defs(std::move(d)), body(n) {}
+};
+
+struct Call final : TermNode {
+  static constexpr TermKind kKind = TermKind::Call;
+  FunRef fun;
+  Type param_type;
+  Term arg;
+
+ private:
+  friend Term mk::call(FunRef f, Type param_type, Type result_type, Term arg, SourceLoc loc);
+  Call(FunRef f, Type param_t, Type result_t, Term a, SourceLoc l)
+      : TermNode(kKind, result_t, l), fun(f), param_type(param_t), arg(a) {}
+};
+
+// M.rd_L(x:T. N): the reverse derivative of x:T |-> N at L, applied to the cotangent M.
+struct Rd final : TermNode {
+  static constexpr TermKind kKind = TermKind::Rd;
+  Term cotangent;  // M : U
+  Term point;      // L : T
+  Name var;        // x : T (its type is point.type())
+  Term body;       // N : U
+
+ private:
+  friend Term mk::rd(Term cotangent, Term point, Name x, Type t, Term body, SourceLoc loc);
+  Rd(Term m, Term l, Name x, Term n, SourceLoc loc)
+      : TermNode(kKind, l.type(), loc), cotangent(m), point(l), var(x), body(n) {}
+};
+
+// ---- boolean term nodes -----------------------------------------------------------------
+
+struct BoolConst final : BoolTermNode {
+  static constexpr BoolKind kKind = BoolKind::Const;
+  bool value;
+
+ private:
+  friend BoolTerm mk::bool_const(bool v, SourceLoc loc);
+  BoolConst(bool v, SourceLoc l) : BoolTermNode(kKind, l), value(v) {}
+};
+
+struct PredApp final : BoolTermNode {
+  static constexpr BoolKind kKind = BoolKind::Pred;
+  Pred pred;
+  Term arg;
+
+ private:
+  friend BoolTerm mk::pred(Pred p, Term arg, SourceLoc loc);
+  PredApp(Pred p, Term a, SourceLoc l) : BoolTermNode(kKind, l), pred(p), arg(a) {}
+};
 
 // ---- classification (paper Sec. 3) ------------------------------------------------------
 

@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "lang/term_walk.hpp"
+#include "lang/term_visitor.hpp"
 
 namespace adlang {
 

@@ -5,7 +5,9 @@
 #include <utility>
 
 #include "lang/diagnostics.hpp"
+#include "lang/resolve.hpp"
 #include "lang/stack.hpp"
+#include "lang/verifier.hpp"
 
 namespace adlang {
 
@@ -189,7 +191,24 @@ class Checker {
           return mk::pred(*p, arg, s->loc);
         }
         break;
-      default:
+      case SyntaxKind::Var:
+      case SyntaxKind::Number:
+      case SyntaxKind::Unit:
+      case SyntaxKind::Tuple:
+      case SyntaxKind::Binary:
+      case SyntaxKind::Neg:
+      case SyntaxKind::Fst:
+      case SyntaxKind::Snd:
+      case SyntaxKind::Let:
+      case SyntaxKind::TupleLet:
+      case SyntaxKind::LetFun:
+      case SyntaxKind::LetRec:
+      case SyntaxKind::If:
+      case SyntaxKind::Rd:
+      case SyntaxKind::Fd:
+      case SyntaxKind::Grad:
+      case SyntaxKind::Zero:
+      case SyntaxKind::AddAt:
         break;
     }
     throw CompileError(s->loc, "the guard of an 'if' must be a comparison",
@@ -508,15 +527,24 @@ class InputCollector {
 
 }  // namespace
 
+Term desugar_program(const SyntaxProgram& program, const std::vector<TypedName>& inputs,
+                     NameSupply& names) {
+  Term core = Checker(names).program(program, inputs);
+  debug_verify_ir(core, inputs, FunIds::MayBeUnresolved);
+  return core;
+}
+
 Term check_program(const SyntaxProgram& program, const std::vector<TypedName>& inputs,
                    NameSupply& names) {
-  return Checker(names).program(program, inputs);
+  Term resolved = resolve_functions(desugar_program(program, inputs, names));
+  debug_verify_ir(resolved, inputs, FunIds::Resolved);
+  return resolved;
 }
 
 Term check_term(const Syntax& term, const std::vector<TypedName>& inputs, NameSupply& names) {
   SyntaxProgram p;
   p.main = term;
-  return Checker(names).program(p, inputs);
+  return check_program(p, inputs, names);
 }
 
 std::vector<Name> program_inputs(const SyntaxProgram& program) {

@@ -13,13 +13,22 @@
 
 namespace adlang {
 
-// Type-checks `program` with its free variables (its inputs) typed by `inputs`, making any
-// fresh name from `names` (which the caller has told about all names of the program).
-// Top-level defs become one (possibly mutually recursive) letrec group around the main term.
+// The front end after parsing: desugar_program, then resolve_functions (lang/resolve.hpp), with
+// the IR verifier (lang/verifier.hpp) after each step in debug builds.
+//
+// desugar_program type-checks `program` with its free variables (its inputs) typed by
+// `inputs` and elaborates it into the core IR, making any fresh name from `names` (which the
+// caller has told about all names of the program). Top-level defs become one (possibly
+// mutually recursive) letrec group around the main term. Calls name their functions (ids
+// unresolved).
+Term desugar_program(const SyntaxProgram& program, const std::vector<TypedName>& inputs,
+                     NameSupply& names);
+
+// desugar_program, then resolve_functions: the core IR every evaluator runs.
 Term check_program(const SyntaxProgram& program, const std::vector<TypedName>& inputs,
                    NameSupply& names);
 
-// Type-checks a single term in the type environment `inputs` with no functions in scope.
+// check_program for a single term in the type environment `inputs` with no functions in scope.
 Term check_term(const Syntax& term, const std::vector<TypedName>& inputs, NameSupply& names);
 
 // The free variables of a surface program (its inputs), in order of first occurrence.

@@ -13,7 +13,6 @@
 #include <utility>
 #include <vector>
 
-#include "ad/linear_reverse_deriv.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/resource_budget.hpp"
 #include "lang/stack.hpp"
@@ -296,9 +295,19 @@ class Compiler {
         }
         return s;
       }
-      default:
+      case TermKind::Literal:
+      case TermKind::Add:
+      case TermKind::Op:
+      case TermKind::Let:
+      case TermKind::Unit:
+      case TermKind::Pair:
+      case TermKind::If:
+      case TermKind::LetRec:
+      case TermKind::Call:
+      case TermKind::Rd:
         return std::nullopt;
     }
+    return std::nullopt;
   }
 
   void load(const Slot& s, Scope& sc) {
@@ -352,11 +361,13 @@ class Compiler {
     sc.height = h0 + r;
   }
 
-  std::uint32_t resolve(Name f, const Scope& sc) {
+  // The function a call calls, by its id (lang/resolve.hpp).
+  std::uint32_t resolve(const FunRef& f, const Scope& sc) {
+    internal_check(f.id != FunId::Unresolved, "a call of an unresolved function");
     for (std::size_t i = sc.groups.size(); i-- > 0;) {
       const Group& g = sc.groups[i];
       for (std::size_t j = 0; j < g.letrec->defs.size(); ++j)
-        if (g.letrec->defs[j].name == f) return g.first_fn + static_cast<std::uint32_t>(j);
+        if (g.letrec->defs[j].id == f.id) return g.first_fn + static_cast<std::uint32_t>(j);
     }
     throw InternalError("internal error: call of an unbound function");
   }
@@ -550,11 +561,19 @@ class Compiler {
         sc.groups.pop_back();
         return;
       }
-      default:
-        compile(t, sc);
-        emit(Code::Ret, size_of(t.type()));
-        return;
+      case TermKind::Var:
+      case TermKind::Literal:
+      case TermKind::Add:
+      case TermKind::Op:
+      case TermKind::Unit:
+      case TermKind::Pair:
+      case TermKind::Fst:
+      case TermKind::Snd:
+      case TermKind::Rd:
+        break;
     }
+    compile(t, sc);
+    emit(Code::Ret, size_of(t.type()));
   }
 };
 
@@ -788,8 +807,10 @@ class Machine {
     adj_ = Array<S>(static_cast<std::size_t>(next_id_));
     set_ = Array<char>(static_cast<std::size_t>(next_id_));
     std::fill_n(set_.get(), next_id_, 0);
+    // The cotangent's zero components send nothing, as the linear R drops a zero literal
+    // cotangent (so the adjoint of x is +0 there, whatever the sign of zero a template gives).
     for (std::size_t i = 0; i < n; ++i)
-      contribute(ids_[sp - n + i], [&] { return w[i]; });
+      if (!(w[i] == S(0))) contribute(ids_[sp - n + i], [&] { return w[i]; });
     auto ids = tape_ids_.reverse();
     auto vals = tape_vals_.reverse();
     std::int32_t first = next_id_;  // of the results of the operation swept next
@@ -1025,11 +1046,11 @@ class Machine {
           if constexpr (Tape) first = record(Code::Op, in.b, st, id, base, n, r);
           if (r == 1) {
             S out;
-            eval_op(op, st + base, &out, p_.locs[in.a]);
+            eval_op(op, st + base, &out, p_.locs[in.a], cx_.options.predicates);
             st[base] = std::move(out);
           } else {
             std::vector<S> out(r);
-            eval_op(op, st + base, out.data(), p_.locs[in.a]);
+            eval_op(op, st + base, out.data(), p_.locs[in.a], cx_.options.predicates);
             ensure(base + r + 1);
             refresh();
             for (std::size_t i = 0; i < r; ++i)
@@ -1157,10 +1178,12 @@ class Machine {
       }
       case OpKind::Sigmoid: {  // sigmoid_r(x, w) = mul(w, mul(sigmoid(x), sub(1, sigmoid(x))))
         S sg;
-        eval_op(op, x, &sg, {});
+        eval_op(op, x, &sg, {}, PredicateMode::Strict);
         contribute(ids[0], [&] { return checked(w0 * checked(sg * checked(S(1) - sg))); });
         return true;
       }
+      case OpKind::Floor:  // floor_r(x, w) = 0: nothing to send
+        return true;
       default:
         return false;
     }
@@ -1238,11 +1261,12 @@ class Machine {
     throw InternalError("internal error: an operator without a tape rule");
   }
 
-  // The rd redex W.rd_V(x:T. N), with V and W on the stack. With the linear R selected, its
-  // value is computed by the fast path (reverse_sweep); when that does not apply (an rd inside
-  // N, anything undefined, a value out of range in the sweep) or with the paper's R, by
-  // symbolic evaluation of the redex (Fig. 4) in the environment at this point, as the
-  // reference evaluator does it. Both give the value of W.R_V(x:T. C) for the linear R.
+  // The rd redex W.rd_V(x:T. N), with V and W on the stack. With AdMode::Tape, its value
+  // is computed by the run-time tape (reverse_sweep); when that does not apply (an rd inside N,
+  // anything undefined, a value out of range in the sweep) or with the other modes, by symbolic
+  // evaluation of the redex (Fig. 4) in the environment at this point, with the R of the mode,
+  // as the reference evaluator does it. The tape gives the value of W.R_V(x:T. C) for the
+  // linear R.
   std::size_t rd(std::uint32_t site_index, std::size_t sp, std::size_t fp) {
     const RdSite& site = p_.rds[site_index];
     const Rd& r = *site.node;
@@ -1259,7 +1283,7 @@ class Machine {
     }
     Value<S> result;
     bool done = false;
-    if (cx_.options.reverse_deriv == &linear_reverse_deriv) {
+    if (cx_.options.ad == AdMode::Tape) {
       const std::uint64_t fuel = cx_.fuel_left, calls = cx_.calls;
       try {
         env.push(r.var, region(st_.data(), base, site.point_size));

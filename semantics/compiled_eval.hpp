@@ -14,8 +14,11 @@
 //    not by the C++ stack (a million nested calls are fine).
 //
 // Semantics are exactly the reference's, rule by rule, in the same left-to-right order, with
-// the same undefinedness (kind, reason and location), fuel accounting and rd redexes (which are
-// handed to symbolic evaluation, Fig. 2). tests/semantics/compiled_eval_test.cpp checks
+// the same undefinedness (kind, reason and location), fuel accounting and rd redexes. An rd
+// redex is computed as EvalOptions::ad says (ad/ad_mode.hpp): with AdMode::Tape by the run-time
+// tape (a trace of the operations this machine executes for the body, and a reverse sweep
+// through the operator table's reverse templates) where it applies, otherwise by symbolic
+// evaluation and R, as Fig. 2's rule says. tests/semantics/compiled_eval_test.cpp checks
 // equality with the reference on random programs. The limited language of Fig. 8 (--unfold)
 // counts unfoldings per closure; only the reference evaluator implements it, and evaluate()
 // below chooses it then.

@@ -61,11 +61,6 @@ S literal_meaning(const Literal& lit) {
       return out;
     case LiteralProblem::Overflow:
       out_of_range<S>(lit.loc(), "the literal " + lit.text);
-    case LiteralProblem::Underflow:
-      throw Undefined(UndefinedKind::Range, lit.loc(),
-                      "the literal " + lit.text + " underflows to 0 in " +
-                          precision_name(ScalarTraits<S>::precision) + " precision",
-                      {"rerun with --precision 50 to compute with 50-digit floats"});
     case LiteralProblem::TooLargeForExact:
       throw Undefined(UndefinedKind::Unsupported, lit.loc(),
                       "the literal " + lit.text + " is too large for exact arithmetic");
@@ -81,14 +76,14 @@ S literal_meaning(const Literal& lit) {
 // over the tags present; polynomial operators are computed in the tagged arithmetic itself.
 
 template <class S>
-Num<S> unary(OpKind k, const Num<S>& x, SourceLoc loc);
+Num<S> unary(OpKind k, const Num<S>& x, SourceLoc loc, PredicateMode mode);
 
 // 1 / x, with the domain of div (x != 0).
 template <class S>
 Num<S> reciprocal(const Num<S>& x, SourceLoc loc) {
   if (x.is_constant()) {
     S in[2] = {S(1), x.primal()}, out;
-    eval_op(Op::make(OpKind::Div), in, &out, loc);
+    eval_op(Op::make(OpKind::Div), in, &out, loc, PredicateMode::Strict);
     return Num<S>(out);
   }
   unsigned t = x.highest_tag();
@@ -100,15 +95,16 @@ Num<S> reciprocal(const Num<S>& x, SourceLoc loc) {
 
 // f'(a) for the unary operator f, given fa = f(a).
 template <class S>
-Num<S> unary_derivative(OpKind k, const Num<S>& a, const Num<S>& fa, SourceLoc loc) {
+Num<S> unary_derivative(OpKind k, const Num<S>& a, const Num<S>& fa, SourceLoc loc,
+                        PredicateMode mode) {
   const Num<S> one(S(1));
   switch (k) {
     case OpKind::Neg:  // neg' = -1
       return Num<S>(S(-1));
     case OpKind::Sin:  // sin' = cos
-      return unary(OpKind::Cos, a, loc);
+      return unary(OpKind::Cos, a, loc, mode);
     case OpKind::Cos:  // cos' = -sin
-      return -unary(OpKind::Sin, a, loc);
+      return -unary(OpKind::Sin, a, loc, mode);
     case OpKind::Exp:  // exp' = exp
       return fa;
     case OpKind::Log:  // log' x = 1 / x (x > 0)
@@ -119,6 +115,8 @@ Num<S> unary_derivative(OpKind k, const Num<S>& a, const Num<S>& fa, SourceLoc l
       return one - fa * fa;
     case OpKind::Sigmoid:  // sigmoid' = sigmoid (1 - sigmoid)
       return fa * (one - fa);
+    case OpKind::Floor:  // floor' = 0 off the integers (and everywhere under total predicates)
+      return Num<S>(S(0));
     case OpKind::Add:
     case OpKind::Sub:
     case OpKind::Mul:
@@ -131,22 +129,22 @@ Num<S> unary_derivative(OpKind k, const Num<S>& a, const Num<S>& fa, SourceLoc l
 }
 
 template <class S>
-Num<S> unary(OpKind k, const Num<S>& x, SourceLoc loc) {
+Num<S> unary(OpKind k, const Num<S>& x, SourceLoc loc, PredicateMode mode) {
   check_stack("a derivative is nested too deeply");
   if (x.is_constant()) {
     S out;
-    eval_op(Op::make(k), &x.primal(), &out, loc);
+    eval_op(Op::make(k), &x.primal(), &out, loc, mode);
     return Num<S>(out);
   }
   unsigned t = x.highest_tag();
   auto [a, b] = x.split(t);
-  Num<S> fa = unary(k, a, loc);
-  return fa + (unary_derivative(k, a, fa, loc) * b).times_epsilon(t);
+  Num<S> fa = unary(k, a, loc, mode);
+  return fa + (unary_derivative(k, a, fa, loc, mode) * b).times_epsilon(t);
 }
 
 // out = [[op]](in) on tagged numbers.
 template <class S>
-void apply_op(Op op, const Num<S>* in, Num<S>* out, SourceLoc loc) {
+void apply_op(Op op, const Num<S>* in, Num<S>* out, SourceLoc loc, PredicateMode mode) {
   const std::size_t n_in = op.arg_type().size(), n_out = op.result_type().size();
   // The value: ev(op, primal) (also reports domain and range errors, as the operational side).
   boost::container::small_vector<S, 4> pin(n_in), pout(n_out);
@@ -155,7 +153,7 @@ void apply_op(Op op, const Num<S>* in, Num<S>* out, SourceLoc loc) {
     pin[i] = in[i].primal();
     constant = constant && in[i].is_constant();
   }
-  eval_op(op, pin.data(), pout.data(), loc);
+  eval_op(op, pin.data(), pout.data(), loc, mode);
   if (constant) {
     for (std::size_t i = 0; i < n_out; ++i)
       out[i] = Num<S>(pout[i]);
@@ -196,7 +194,8 @@ void apply_op(Op op, const Num<S>* in, Num<S>* out, SourceLoc loc) {
     case OpKind::Sqrt:
     case OpKind::Tanh:
     case OpKind::Sigmoid:
-      out[0] = unary(op.kind(), in[0], loc);
+    case OpKind::Floor:
+      out[0] = unary(op.kind(), in[0], loc, mode);
       break;
   }
   for (std::size_t i = 0; i < n_out; ++i)
@@ -260,7 +259,7 @@ class Denotation {
         const OpApp* o = m.as<OpApp>();
         DenValue<S> arg = eval(o->arg, g, phi);
         DenValue<S> out(o->op.result_type().size());
-        apply_op(o->op, arg.data(), out.data(), m.loc());
+        apply_op(o->op, arg.data(), out.data(), m.loc(), options_.predicates);
         return out;
       }
       // [[let x:T = M in N]] phi gamma = [[N]] phi (gamma[[[M]] phi gamma / x])
@@ -363,13 +362,13 @@ class Denotation {
   DenValue<S> call(const Call& c, const DenValue<S>& arg, const Phi* phi, SourceLoc loc) {
     for (const Phi* p = phi; p; p = p->parent) {
       for (const FunDef& d : p->group->defs) {
-        if (d.name != c.fun) continue;
-        if (p->level == 0) throw ApproximantExhausted{c.fun, loc};
+        if (d.id != c.fun.id) continue;
+        if (p->level == 0) throw ApproximantExhausted{c.fun.name, loc};
         check_resources();
         if (fuel_left_ == 0) {
           throw Undefined(UndefinedKind::Fuel, loc,
                           "out of fuel after " + std::to_string(stats_.calls) +
-                              " function calls in '" + c.fun.str() + "'",
+                              " function calls in '" + c.fun.name.str() + "'",
                           {"the recursion may not terminate; raise the limit with --fuel N"});
         }
         --fuel_left_;

@@ -161,31 +161,26 @@ Term decided_if(const Term& t, bool b) {
 
 // ---- judgements --------------------------------------------------------------------------
 
-std::vector<std::pair<std::string, std::string>> restrict_env(const DerivationEnv& env,
-                                                              const NameSet& fv) {
-  std::vector<std::pair<std::string, std::string>> out;
-  NameSet seen;
-  for (std::size_t i = env.size(); i-- > 0;) {
-    if (!fv.count(env[i].first) || !seen.insert(env[i].first).second) continue;
-    out.emplace_back(env[i].first.str(), env[i].second);
-  }
-  return {out.rbegin(), out.rend()};
+using Env = std::shared_ptr<const DerivationEnvCell>;
+
+Env extended(const Env& env, Name x, const std::string& v) {
+  return std::make_shared<const DerivationEnvCell>(DerivationEnvCell{x, v, env});
 }
 
 Derivation judgement(const char* rule, int figure, Judgement j, const DerivationEvent& ev,
-                     const Term& subject, const DerivationEnv& env) {
+                     const Term& subject, const Env& env) {
   Derivation d;
   d.rule = rule;
   d.figure = figure;
   d.judgement = j;
   d.phi = ev.phi;
   d.term = subject;
-  if (subject.get()) d.rho = restrict_env(env, free_vars(subject));
+  d.env = env;
   return d;
 }
 
 Derivation eval_judgement(const char* rule, int figure, const DerivationEvent& ev,
-                          const Term& subject, const std::string& value, const DerivationEnv& env) {
+                          const Term& subject, const std::string& value, const Env& env) {
   Derivation d = judgement(rule, figure, Judgement::Eval, ev, subject, env);
   d.value = value;
   return d;
@@ -193,26 +188,20 @@ Derivation eval_judgement(const char* rule, int figure, const DerivationEvent& e
 
 // phi | rho |- V => rho(V) (Fig. 2): the premises V => V' of the redex rules.
 Derivation value_leaf(const DerivationEvent& ev, const Term& v, const std::string& value,
-                      const DerivationEnv& env) {
+                      const Env& env) {
   return eval_judgement("value", 2, ev, v, value, env);
 }
 
 // phi | rho |- pred(V) => W_bool where bev(pred, V') ~ W_bool (Fig. 2).
 Derivation pred_rule(const DerivationEvent& ev, const BoolTerm& b, const std::string& arg_value,
-                     const std::string& value, const DerivationEnv& env) {
+                     const std::string& value, const Env& env) {
   const PredApp* p = b.as<PredApp>();
   Derivation d = judgement("pred", 2, Judgement::EvalBool, ev, Term(), env);
   d.bool_term = b;
-  d.rho = restrict_env(env, free_vars(p->arg));
   d.value = value;
   d.side = "bev(" + p->pred.name() + ", V') = " + value;
   d.premises.push_back(value_leaf(ev, p->arg, arg_value, env));
   return d;
-}
-
-DerivationEnv extended(DerivationEnv env, Name x, const std::string& v) {
-  env.emplace_back(x, v);
-  return env;
 }
 
 // ---- Figs. 4-5 ---------------------------------------------------------------------------
@@ -220,7 +209,7 @@ DerivationEnv extended(DerivationEnv env, Name x, const std::string& v) {
 class SymbolicArranger {
  public:
   // phi | rho |- M ~> C for a Sym event.
-  Derivation sym(const DerivationEvent& ev, const DerivationEnv& env) {
+  Derivation sym(const DerivationEvent& ev, const Env& env) {
     internal_check(ev.kind == EventKind::Sym, "derivation: expected a symbolic judgement");
     std::vector<const DerivationEvent*> steps;
     const DerivationEvent* last = nullptr;
@@ -232,7 +221,7 @@ class SymbolicArranger {
   }
 
   // phi | rho |- R ~> C for a SymRedex event (Fig. 4).
-  Derivation redex(const DerivationEvent& ev, const DerivationEnv& env) {
+  Derivation redex(const DerivationEvent& ev, const Env& env) {
     const Term& r = ev.term;
     auto node = [&](const char* rule) {
       Derivation d = judgement(rule, 4, Judgement::Sym, ev, r, env);
@@ -273,10 +262,11 @@ class SymbolicArranger {
       case TermKind::Call: {
         const Call* c = r.as<Call>();
         Derivation d = node("call");
-        d.function = c->fun.str();
-        d.side = "phi(" + c->fun.str() + ") = clo_phi'(" + c->fun.str() + "(x:T):U. M)";
+        d.function = c->fun.name.str();
+        d.side = "phi(" + c->fun.name.str() + ") = clo_phi'(" + c->fun.name.str() + "(x:T):U. M)";
         d.premises.push_back(value_leaf(ev, c->arg, ev.binds.at(0).second, env));
-        d.premises.push_back(sym(child(EventKind::Sym), {ev.binds[0]}));
+        d.premises.push_back(
+            sym(child(EventKind::Sym), extended(nullptr, ev.binds[0].first, ev.binds[0].second)));
         return d;
       }
       case TermKind::Rd: {
@@ -301,7 +291,7 @@ class SymbolicArranger {
   // Fig. 5 applied to the steps[i..] of ev, on t (ev.term with the earlier steps done).
   Derivation chain(const DerivationEvent& ev, const Term& t,
                    const std::vector<const DerivationEvent*>& steps, std::size_t i,
-                   const DerivationEvent* last, const DerivationEnv& env) {
+                   const DerivationEvent* last, const Env& env) {
     if (i == steps.size()) {
       if (last) return redex(*last, env);
       Derivation d = judgement("value", 4, Judgement::Sym, ev, t, env);  // V ~> V
@@ -344,7 +334,7 @@ class OrdinaryArranger {
 
   // phi | rho |- t => V, t being the recorded term of `rec` with some redexes replaced by
   // variables (Fig. 3).
-  Derivation eval(const Term& t, const DerivationEvent& rec, const DerivationEnv& env) {
+  Derivation eval(const Term& t, const DerivationEvent& rec, const Env& env) {
     if (is_value(t)) return value_leaf(rec, t, rec.value, env);
     Path p;
     bool boolean = false;
@@ -388,7 +378,15 @@ class OrdinaryArranger {
         case TermKind::If:
           cur = &cur->children.at(0).children.at(0);
           break;
-        default:
+        case TermKind::Var:
+        case TermKind::Literal:
+        case TermKind::Op:
+        case TermKind::Let:
+        case TermKind::Unit:
+        case TermKind::Fst:
+        case TermKind::Snd:
+        case TermKind::LetRec:
+        case TermKind::Call:
           cur = &cur->children.at(0);
           break;
       }
@@ -411,7 +409,7 @@ class OrdinaryArranger {
   }
 
   // The redex rules of Fig. 2, for a redex r whose subterms in evaluation position are values.
-  Derivation redex(const Term& r, const DerivationEvent& rec, const DerivationEnv& env) {
+  Derivation redex(const Term& r, const DerivationEvent& rec, const Env& env) {
     auto node = [&](const char* rule) { return eval_judgement(rule, 2, rec, r, rec.value, env); };
     auto value_of = [&](std::size_t i) -> const std::string& { return rec.children.at(i).value; };
     switch (r.kind()) {
@@ -458,11 +456,12 @@ class OrdinaryArranger {
       case TermKind::Call: {
         const Call* c = r.as<Call>();
         Derivation d = node("call");
-        d.function = c->fun.str();
-        d.side = "phi(" + c->fun.str() + ") = clo_phi'(" + c->fun.str() + "(x:T):U. M)";
+        d.function = c->fun.name.str();
+        d.side = "phi(" + c->fun.name.str() + ") = clo_phi'(" + c->fun.name.str() + "(x:T):U. M)";
         d.premises.push_back(value_leaf(rec, c->arg, value_of(0), env));
         const DerivationEvent& body = rec.children.at(1);
-        d.premises.push_back(eval(body.term, body, {rec.binds.at(0)}));
+        d.premises.push_back(
+            eval(body.term, body, extended(nullptr, rec.binds.at(0).first, rec.binds[0].second)));
         return d;
       }
       case TermKind::Rd: {
@@ -489,14 +488,40 @@ class OrdinaryArranger {
 
 }  // namespace
 
+namespace {
+
+Env env_of(const DerivationEnv& rho) {
+  Env env;
+  for (const auto& [x, v] : rho)
+    env = extended(env, x, v);
+  return env;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> judgement_rho(const Derivation& d) {
+  NameSet fv;
+  if (d.judgement == Judgement::EvalBool) {
+    if (const PredApp* p = d.bool_term.as<PredApp>()) fv = free_vars(p->arg);
+  } else if (d.term.get()) {
+    fv = free_vars(d.term);
+  }
+  std::vector<std::pair<std::string, std::string>> out;
+  NameSet seen;
+  for (const DerivationEnvCell* c = d.env.get(); c && seen.size() < fv.size(); c = c->next.get()) {
+    if (fv.count(c->name) && seen.insert(c->name).second) out.emplace_back(c->name.str(), c->value);
+  }
+  return {out.rbegin(), out.rend()};
+}
+
 Derivation ordinary_derivation(const DerivationEvent& root, const DerivationEnv& rho,
                                NameSupply& names) {
   internal_check(root.kind == EventKind::Eval, "derivation: expected an ordinary judgement");
-  return OrdinaryArranger(names).eval(root.term, root, rho);
+  return OrdinaryArranger(names).eval(root.term, root, env_of(rho));
 }
 
 Derivation symbolic_derivation(const DerivationEvent& root, const DerivationEnv& rho) {
-  return SymbolicArranger().sym(root, rho);
+  return SymbolicArranger().sym(root, env_of(rho));
 }
 
 }  // namespace adlang

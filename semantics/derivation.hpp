@@ -11,6 +11,7 @@
 // its value, exactly as the rule reads (docs/teaching.md).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,23 +28,34 @@ enum class Judgement {
   Sym,       // phi | rho |- M ~> C       (Figs. 4-5)
 };
 
+// The environment of a judgement: a persistent list, innermost binding first, shared by the
+// judgements of a tree (so a derivation costs memory linear in its size, not quadratic).
+struct DerivationEnvCell {
+  Name name;
+  std::string value;
+  std::shared_ptr<const DerivationEnvCell> next;
+};
+
 struct Derivation {
   std::string rule;  // the paper's name: "let", "if true", "E[R]", ...
   int figure = 0;    // 2, 3, 4 or 5
   Judgement judgement = Judgement::Eval;
-  std::vector<std::string> phi;                          // functions in scope
-  std::vector<std::pair<std::string, std::string>> rho;  // rho on the free variables
-  Term term;                                             // the subject M (Eval, Sym)
-  BoolTerm bool_term;                                    // the subject B (EvalBool)
-  std::string value;                                     // V (Eval, EvalBool)
-  Term trace;                                            // C (Sym)
-  std::string side;                                      // side condition, if any
+  std::vector<std::string> phi;                  // functions in scope
+  std::shared_ptr<const DerivationEnvCell> env;  // rho (see judgement_rho)
+  Term term;                                     // the subject M (Eval, Sym)
+  BoolTerm bool_term;                            // the subject B (EvalBool)
+  std::string value;                             // V (Eval, EvalBool)
+  Term trace;                                    // C (Sym)
+  std::string side;                              // side condition, if any
   std::string function;  // the call rule: the function called (for folding recursion)
   std::vector<Derivation> premises;
 
   // Judgements in the tree (this one and all premises).
   std::size_t size() const;
 };
+
+// rho restricted to the free variables of d's subject, outermost first: what a judgement shows.
+std::vector<std::pair<std::string, std::string>> judgement_rho(const Derivation& d);
 
 using DerivationEnv = std::vector<std::pair<Name, std::string>>;
 

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "lang/diagnostics.hpp"
 #include "lang/name.hpp"
 #include "lang/term.hpp"
 #include "semantics/value.hpp"
@@ -91,11 +92,13 @@ struct Closure {
   const FunDef* def = nullptr;
 };
 
-// phi(f): the innermost binding of f.
-inline Closure lookup_function(const FunFrame* phi, Name f) {
+// phi(f): the binding of f, found by its id (lang/resolve.hpp), not by name: the innermost frame
+// of f's group.
+inline Closure lookup_function(const FunFrame* phi, const FunRef& f) {
+  internal_check(f.id != FunId::Unresolved, "a call of an unresolved function");
   for (const FunFrame* fr = phi; fr; fr = fr->parent)
     for (const FunDef& d : fr->group->defs)
-      if (d.name == f) return Closure{fr, &d};
+      if (d.id == f.id) return Closure{fr, &d};
   return Closure{};
 }
 

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "ad/ad_mode.hpp"
+#include "ad/linear_reverse_deriv.hpp"
 #include "ad/reverse_deriv.hpp"
 #include "lang/name.hpp"
 #include "lang/term.hpp"
@@ -41,8 +43,18 @@ struct EvalOptions {
   // differentiates the trace: a recursion through a derivative nests without end). The
   // denotational evaluator's tags allow 63 levels; the same order of magnitude here.
   std::uint64_t max_rd_nesting = 64;
+  // Which differentiation computes rd redexes (ad/ad_mode.hpp), and the R it applies to traces:
+  // Fig. 6's for Paper, the linear R for Linear and Tape (use_ad() keeps the two consistent;
+  // the checker's tests substitute deliberately broken Rs here).
+  AdMode ad = AdMode::Paper;
   ReverseDerivFn reverse_deriv = &adlang::reverse_deriv;
 };
+
+// Selects the differentiation `ad` and its R.
+inline void use_ad(EvalOptions& o, AdMode ad) {
+  o.ad = ad;
+  o.reverse_deriv = ad == AdMode::Paper ? &adlang::reverse_deriv : &adlang::linear_reverse_deriv;
+}
 
 struct EvalContext {
   explicit EvalContext(EvalOptions o, NameSupply& n) : options(o), names(n), fuel_left(o.fuel) {}

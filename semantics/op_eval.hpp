@@ -10,6 +10,9 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "lang/op.hpp"
 #include "lang/source.hpp"
@@ -18,6 +21,12 @@
 
 namespace adlang {
 
+// `--predicates`: how the language treats the points where a discontinuous primitive jumps.
+// The paper's primitives are smooth on open domains, so a predicate is undefined on its
+// boundary (where its two sides are equal) and floor at the integers. Total makes both total,
+// as mainstream frameworks are: conventional comparisons, and TensorFlow's floor (floor(n) = n,
+// derivative 0 everywhere). Operators whose value does not exist at the point (log 0, 1 / 0)
+// stay undefined in both modes.
 enum class PredicateMode {
   Strict,  // the paper's: undefined where the two sides are equal (open pre-images)
   Total,   // the conventional comparisons of mainstream frameworks
@@ -30,7 +39,15 @@ template <class S>
   std::string shown = ScalarTraits<S>::to_text(arg);
   std::string what = op.kind() == OpKind::Div ? "division by zero"
                                               : op.name() + "(x) is undefined at x = " + shown;
-  throw Undefined(UndefinedKind::OpDomain, loc, what, {op.domain_text()});
+  std::vector<std::string> notes{op.domain_text()};
+  if constexpr (std::is_same_v<S, double>) {
+    if (arg == 0) {
+      notes.push_back(
+          "if x is a nonzero number that underflowed to 0 (below about 5e-324 in double "
+          "precision), rerun with --precision 50 to compute it with 50-digit floats");
+    }
+  }
+  throw Undefined(UndefinedKind::OpDomain, loc, what, std::move(notes));
 }
 
 template <class S>
@@ -48,10 +65,12 @@ void check_range(Op op, const S* out, std::size_t n, SourceLoc loc) {
 }  // namespace op_eval_detail
 
 // out = ev(op, in); `in` has op.arg_type().size() scalars, `out` op.result_type().size().
+// `mode` decides whether a discontinuous operator (floor) is defined where it jumps.
 template <class S>
-void eval_op(Op op, const S* in, S* out, SourceLoc loc) {
+void eval_op(Op op, const S* in, S* out, SourceLoc loc, PredicateMode mode) {
   using std::cos;
   using std::exp;
+  using std::floor;
   using std::log;
   using std::sin;
   using std::sqrt;
@@ -102,6 +121,7 @@ void eval_op(Op op, const S* in, S* out, SourceLoc loc) {
     case OpKind::Sqrt:
     case OpKind::Tanh:
     case OpKind::Sigmoid:
+    case OpKind::Floor:
       if constexpr (!ScalarTraits<S>::exact) {
         const S& x = in[0];
         switch (op.kind()) {
@@ -134,7 +154,19 @@ void eval_op(Op op, const S* in, S* out, SourceLoc loc) {
               out[0] = e / (S(1) + e);
             }
             break;
-          default:
+          case OpKind::Floor:
+            out[0] = floor(x);
+            // An integer is where floor jumps: outside its open domain unless total.
+            if (mode == PredicateMode::Strict && out[0] == x)
+              op_eval_detail::out_of_domain(op, x, loc);
+            break;
+          case OpKind::Neg:  // handled above
+          case OpKind::Add:
+          case OpKind::Sub:
+          case OpKind::Mul:
+          case OpKind::Div:
+          case OpKind::Dot:
+          case OpKind::Scale:
             break;
         }
       }

@@ -13,8 +13,8 @@ namespace adlang {
 template <class S>
 S literal_value(const Literal& lit) {
   if constexpr (std::is_same_v<S, double>) {
-    // Fast path: the parsed double is usable unless it overflowed or underflowed.
-    if (std::isfinite(lit.approx) && lit.approx != 0) return lit.approx;
+    // Fast path: the parsed double is usable unless it overflowed.
+    if (std::isfinite(lit.approx)) return lit.approx;
   }
   S out;
   switch (ScalarTraits<S>::from_literal(lit.text, out)) {
@@ -23,11 +23,6 @@ S literal_value(const Literal& lit) {
     case LiteralProblem::Overflow:
       throw Undefined(UndefinedKind::Range, lit.loc(),
                       "the literal " + lit.text + " is outside the range of " +
-                          to_string(ScalarTraits<S>::precision) + " precision",
-                      {"rerun with --precision 50 to compute with 50-digit floats"});
-    case LiteralProblem::Underflow:
-      throw Undefined(UndefinedKind::Range, lit.loc(),
-                      "the literal " + lit.text + " underflows to 0 in " +
                           to_string(ScalarTraits<S>::precision) + " precision",
                       {"rerun with --precision 50 to compute with 50-digit floats"});
     case LiteralProblem::TooLargeForExact:
@@ -57,9 +52,18 @@ Value<S> close_value(const Term& v, const ValueEnv<S>& rho) {
       a.insert(a.end(), b.begin(), b.end());
       return a;
     }
-    default:
-      throw InternalError("internal error: close_value applied to a non-value");
+    case TermKind::Add:
+    case TermKind::Op:
+    case TermKind::Let:
+    case TermKind::Fst:
+    case TermKind::Snd:
+    case TermKind::If:
+    case TermKind::LetRec:
+    case TermKind::Call:
+    case TermKind::Rd:
+      break;
   }
+  throw InternalError("internal error: close_value applied to a non-value");
 }
 
 const FunFrame* enter_call(const Closure& clo, FunFrame& scratch, EvalContext& cx, SourceLoc loc) {
@@ -191,13 +195,13 @@ class OrdinaryEval {
         eval(o->arg, phi);
         if (o->op.kind() != OpKind::Scale) {  // a real result
           S out;
-          eval_op(o->op, stack_.data() + base, &out, m.loc());
+          eval_op(o->op, stack_.data() + base, &out, m.loc(), cx_.options.predicates);
           stack_.resize(base + 1);
           stack_[base] = std::move(out);
           return;
         }
         op_out_.resize(m.type().size());
-        eval_op(o->op, stack_.data() + base, op_out_.data(), m.loc());
+        eval_op(o->op, stack_.data() + base, op_out_.data(), m.loc(), cx_.options.predicates);
         stack_.resize(base);
         stack_.insert(stack_.end(), op_out_.begin(), op_out_.end());
         return;

@@ -1,5 +1,7 @@
 #include "semantics/scalar.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 
@@ -27,32 +29,59 @@ const char* to_string(Precision p) {
   return "double";
 }
 
-namespace {
-
-// True if the literal text denotes a nonzero number (some nonzero mantissa digit).
-bool nonzero_literal(const std::string& text) {
-  for (char c : text) {
-    if (c == 'e' || c == 'E') break;
-    if (c >= '1' && c <= '9') return true;
-  }
-  return false;
-}
-
-}  // namespace
-
 LiteralProblem ScalarTraits<double>::from_literal(const std::string& text, double& out) {
   errno = 0;
   out = std::strtod(text.c_str(), nullptr);
   if (!std::isfinite(out)) return LiteralProblem::Overflow;
-  if (out == 0 && nonzero_literal(text)) return LiteralProblem::Underflow;
   return LiteralProblem::None;
+}
+
+std::string repr_layout(const std::string& number) {
+  bool negative = !number.empty() && number[0] == '-';
+  std::size_t e = std::min(number.find_first_of("eE"), number.size());
+  std::size_t point = std::min(number.find('.'), e);
+  std::size_t start = negative ? 1 : 0;
+  long exponent = e < number.size() ? std::strtol(number.c_str() + e + 1, nullptr, 10) : 0;
+  // digits: all mantissa digits; the value is 0.<digits> * 10^decpt.
+  std::string digits = number.substr(start, point - start);
+  long decpt = static_cast<long>(digits.size()) + exponent;
+  if (point < e) digits += number.substr(point + 1, e - point - 1);
+  std::size_t lead = 0;
+  while (lead < digits.size() && digits[lead] == '0')
+    ++lead;
+  digits.erase(0, lead);
+  decpt -= static_cast<long>(lead);
+  while (!digits.empty() && digits.back() == '0')
+    digits.pop_back();
+  if (digits.empty()) return "0";  // the reals have no signed zero
+  // Python's float_repr_style "short": positional for -4 < decpt <= 16.
+  long n = static_cast<long>(digits.size());
+  std::string out = negative ? "-" : "";
+  if (decpt > -4 && decpt <= 16) {
+    if (decpt <= 0)
+      out += "0." + std::string(static_cast<std::size_t>(-decpt), '0') + digits;
+    else if (decpt >= n)
+      out += digits + std::string(static_cast<std::size_t>(decpt - n), '0');
+    else
+      out += digits.substr(0, static_cast<std::size_t>(decpt)) + "." +
+             digits.substr(static_cast<std::size_t>(decpt));
+    return out;
+  }
+  out += digits.substr(0, 1);
+  if (n > 1) out += "." + digits.substr(1);
+  long shown = decpt - 1;  // d.ddd * 10^shown
+  std::string exp_digits = std::to_string(shown < 0 ? -shown : shown);
+  if (exp_digits.size() < 2) exp_digits.insert(0, "0");
+  return out + (shown < 0 ? "e-" : "e+") + exp_digits;
 }
 
 std::string ScalarTraits<double>::to_text(double x) {
   if (x == 0) return "0";  // the reals have no signed zero
+  if (!std::isfinite(x)) return x > 0 ? "inf" : x < 0 ? "-inf" : "nan";
   char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, x);
-  return std::string(buf, r.ptr);
+  // The shortest digits that read back as x, laid out as Python's repr lays them out.
+  auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific);
+  return repr_layout(std::string(buf, r.ptr));
 }
 
 namespace {
@@ -76,7 +105,6 @@ LiteralProblem MpfrTraits<Digits>::from_literal(const std::string& text, S& out)
   keep_mpfr_cache_tidy();
   out = S(text);
   if (!bmp::isfinite(out)) return LiteralProblem::Overflow;
-  if (out == 0 && nonzero_literal(text)) return LiteralProblem::Underflow;
   return LiteralProblem::None;
 }
 
@@ -94,7 +122,7 @@ std::string MpfrTraits<Digits>::to_text(const S& x) {
     else
       lo = mid + 1;
   }
-  return x.str(lo);
+  return repr_layout(x.str(lo));
 }
 
 template struct MpfrTraits<50>;

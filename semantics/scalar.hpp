@@ -30,10 +30,20 @@ std::optional<Precision> parse_precision(std::string_view s);
 const char* to_string(Precision p);
 
 // Why a literal cannot be represented in a precision.
-enum class LiteralProblem { None, Overflow, Underflow, TooLargeForExact };
+// Underflow is not a problem: a nonzero literal too small for a precision rounds to 0 (or a
+// subnormal) as the result of an operation does, IEEE 754's gradual underflow (docs/semantics.md,
+// "Underflow").
+enum class LiteralProblem { None, Overflow, TooLargeForExact };
 
 template <class S>
 struct ScalarTraits;
+
+// A number's shortest round-tripping digits, given as a decimal ("-1.25e+05", "0.001"), laid out
+// as Python's repr lays out a float: positionally when the magnitude is at least 0.0001 and
+// below 10^16 (500000, 1000000, 0.0001, 123456789012), else in
+// scientific notation with a two-digit exponent at least (1e-05, 1.5e+16); no trailing ".0",
+// since the reals have no separate integers. The layout of every printed double and MPFR number.
+std::string repr_layout(const std::string& number);
 
 template <>
 struct ScalarTraits<double> {
@@ -42,7 +52,6 @@ struct ScalarTraits<double> {
   static LiteralProblem from_literal(const std::string& text, double& out);
   static std::string to_text(double x);
   static bool in_range(double x) { return std::isfinite(x); }
-  static double to_double(double x) { return x; }
 };
 
 template <unsigned Digits>
@@ -52,7 +61,6 @@ struct MpfrTraits {
   static LiteralProblem from_literal(const std::string& text, S& out);
   static std::string to_text(const S& x);
   static bool in_range(const S& x) { return bmp::isfinite(x); }
-  static double to_double(const S& x) { return x.template convert_to<double>(); }
 };
 
 template <>
@@ -74,7 +82,6 @@ struct ScalarTraits<Rational> {
   // A finite decimal when the denominator divides a power of ten, else "n/d".
   static std::string to_text(const Rational& x);
   static bool in_range(const Rational&) { return true; }
-  static double to_double(const Rational& x) { return x.convert_to<double>(); }
 };
 
 }  // namespace adlang

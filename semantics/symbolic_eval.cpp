@@ -202,9 +202,18 @@ class SymbolicEval {
         m = clo.def->body;
         return true;
       }
-      default:
+      case TermKind::Var:
+      case TermKind::Literal:
+      case TermKind::Add:
+      case TermKind::Op:
+      case TermKind::Unit:
+      case TermKind::Pair:
+      case TermKind::Fst:
+      case TermKind::Snd:
+      case TermKind::Rd:
         return false;
     }
+    return false;
   }
 
   // Wraps the trace in the recorded wrappers above `down_to`, innermost first (rho is
@@ -362,7 +371,7 @@ class SymbolicEval {
         const OpApp* o = r.as<OpApp>();
         Value<S> arg = close_value(o->arg, rho_);
         Value<S> out(o->op.result_type().size());
-        eval_op(o->op, arg.data(), out.data(), r.loc());
+        eval_op(o->op, arg.data(), out.data(), r.loc(), cx_.options.predicates);
         return Traced<S>{r, std::move(out)};
       }
       // let x:T = V in N ~> let x:T = V in C, if V => V' and N ~> C under rho[V'/x]
@@ -456,8 +465,11 @@ class SymbolicEval {
     try {
       d = cx_.options.reverse_deriv(r.cotangent, r.point, r.var, t, c, cx_.names,
                                     cx_.derivative_steps_left(), &cx_.derivative);
-    } catch (const DerivativeTooLarge& e) {
-      throw Undefined(UndefinedKind::TraceSize, r.loc(), e.what(),
+    } catch (const DerivativeTooLarge&) {
+      // R was given the steps left; the user set the run's budget, so that is what we report.
+      throw Undefined(UndefinedKind::TraceSize, r.loc(),
+                      "the derivatives of this run need more than " +
+                          std::to_string(cx_.options.max_derivative_steps) + " steps of R in all",
                       {"nested derivatives through the paper's R (--ad=paper) grow exponentially, "
                        "through --ad=linear they do not; the limit is raised with "
                        "--max-derivative-steps N"});

@@ -80,10 +80,28 @@ void read_value(const Syntax& s, ParsedValue<S>& out) {
       out.type = t;
       return;
     }
-    default:
-      throw ValueSyntaxError(
-          "not a value: a value is a number, * (unit) or a tuple of values such as (1, (2, *))");
+    case SyntaxKind::Var:
+    case SyntaxKind::Binary:
+    case SyntaxKind::Neg:
+    case SyntaxKind::Call:
+    case SyntaxKind::Fst:
+    case SyntaxKind::Snd:
+    case SyntaxKind::Let:
+    case SyntaxKind::TupleLet:
+    case SyntaxKind::LetFun:
+    case SyntaxKind::LetRec:
+    case SyntaxKind::If:
+    case SyntaxKind::Rd:
+    case SyntaxKind::Fd:
+    case SyntaxKind::Grad:
+    case SyntaxKind::Compare:
+    case SyntaxKind::Bool:
+    case SyntaxKind::Zero:
+    case SyntaxKind::AddAt:
+      break;
   }
+  throw ValueSyntaxError(
+      "not a value: a value is a number, * (unit) or a tuple of values such as (1, (2, *))");
 }
 
 }  // namespace

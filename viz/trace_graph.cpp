@@ -170,7 +170,15 @@ class GraphBuilder {
       }
       case TermKind::Pair:
         return node_for(a);
-      default:
+      case TermKind::Add:
+      case TermKind::Op:
+      case TermKind::Let:
+      case TermKind::Fst:
+      case TermKind::Snd:
+      case TermKind::If:
+      case TermKind::LetRec:
+      case TermKind::Call:
+      case TermKind::Rd:
         break;
     }
     throw InternalError("internal error: trace graph: not an atom");
@@ -214,7 +222,12 @@ class GraphBuilder {
         n.kind = TraceGraphNode::Kind::Constant;
         n.label = op.kind() == TermKind::Unit ? "*" : op.as<Literal>()->text;
         break;
-      default:
+      case TermKind::Var:
+      case TermKind::Let:
+      case TermKind::If:
+      case TermKind::LetRec:
+      case TermKind::Call:
+      case TermKind::Rd:
         throw InternalError("internal error: trace graph: not an operation");
     }
     if (op.kind() == TermKind::Pair) {

@@ -125,8 +125,8 @@ void rd_ratio_table() {
       });
     });
   }
-  // Operational rd with R = `r`: seconds per run, or -1 over the step budget.
-  auto operational = [&](int d, ReverseDerivFn r, std::uint64_t* clause_steps) {
+  // Operational rd with the R of `ad`: seconds per run, or -1 over the step budget.
+  auto operational = [&](int d, AdMode ad, std::uint64_t* clause_steps) {
     double secs = -1;
     run_on_large_stack([&] {
       NameSupply names;
@@ -138,7 +138,7 @@ void rd_ratio_table() {
           EvalOptions o;
           o.max_derivative_steps = 2'000'000;
           o.max_trace_nodes = 2'000'000;
-          o.reverse_deriv = r;
+          use_ad(o, ad);
           EvalContext cx(o, names);
           benchmark::DoNotOptimize(ordinary_eval(t, rho, nullptr, cx));
           if (clause_steps) *clause_steps = cx.derivative.clause_steps;
@@ -150,9 +150,9 @@ void rd_ratio_table() {
     return secs;
   };
   for (int d = 1; d <= kDepths; ++d)
-    lin[d] = operational(d, &linear_reverse_deriv, nullptr);
+    lin[d] = operational(d, AdMode::Linear, nullptr);
   for (int d = 1; d <= kDepths; ++d)
-    op[d] = operational(d, &reverse_deriv, &steps[d]);
+    op[d] = operational(d, AdMode::Paper, &steps[d]);
   std::printf(
       "\nrd by nesting depth: operational (trace + R + eval, the paper's R and the linear R) vs "
       "denotational (tagged forward mode)\n");

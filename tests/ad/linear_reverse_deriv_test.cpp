@@ -194,7 +194,7 @@ TEST(LinearReverseDeriv, EveryReverseTemplateIsDefinedWhereItsOpIs) {
     for (const Value<Mpfr50>& p : points) {
       Value<Mpfr50> out(u.size());
       try {
-        eval_op(op, p.data(), out.data(), {});
+        eval_op(op, p.data(), out.data(), {}, PredicateMode::Strict);
       } catch (const Undefined&) {
         continue;  // outside op's domain: nothing to check
       }
@@ -379,7 +379,7 @@ RC_GTEST_PROP(LinearReverseDeriv, NestedRdAgreesWithCentralDifferencesIn50Digits
   Term inner = mk::rd(mk::literal("1"), mk::literal(x0), x, Type::real(), c);
   Term program = mk::rd(mk::literal("1"), mk::literal(y0), y, Type::real(), inner);
   EvalOptions o;
-  o.reverse_deriv = &linear_reverse_deriv;
+  use_ad(o, AdMode::Linear);
   o.max_derivative_steps = 10'000'000;
   std::optional<Value<Mpfr50>> second;
   run_on_large_stack([&] {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include "checker/numerics.hpp"
 #include "checker/program_generator.hpp"
 #include "lang/alpha.hpp"
 #include "lang/free_vars.hpp"
@@ -198,9 +199,9 @@ std::optional<Value<Mpfr50>> eval50(const Term& t, NameSupply& names,
 // Thm. 6.1: [[W.R_V(x:T. C)]] = d^r at V of (x |-> [[C]]) applied to W, against central
 // differences <W, C(V + h e_i) - C(V - h e_i)> / 2h in 50-digit arithmetic. The quotient's
 // truncation error is O(h^2) times C's third derivative, which is large where C is steep
-// (sin(exp(dot_2(x, x))) at (-2, 3): about 1e16), so it is computed at h = 1e-15 and 1e-17
-// and used only when the two agree to 1e-20 (it has converged), as the checker's
-// finite-differences property does.
+// (sin(exp(dot_2(x, x))) at (-2, 3): about 1e16), so it is computed at the two steps of
+// checker/numerics.hpp and used only when the two agree (it has converged), with that module's
+// tolerances, as the checker's finite-differences property does.
 RC_GTEST_PROP(ReverseDeriv, AgreesWithFiniteDifferencesIn50Digits, ()) {
   RandomDerivative rd = *random_derivative();
   NameSupply names;
@@ -214,24 +215,21 @@ RC_GTEST_PROP(ReverseDeriv, AgreesWithFiniteDifferencesIn50Digits, ()) {
   RC_PRE(at_v.has_value());  // R's output is defined exactly where C is (at V)
   RC_ASSERT(grad.has_value());
   for (std::size_t i = 0; i < v.size(); ++i) {
-    Mpfr50 fd[2];
-    const Mpfr50 steps[2] = {Mpfr50("1e-15"), Mpfr50("1e-17")};
-    for (int k = 0; k < 2; ++k) {
-      const Mpfr50& h = steps[k];
-      Value<Mpfr50> plus = v, minus = v;
-      plus[i] += h;
-      minus[i] -= h;
-      auto fp = eval50(rd.c, names, {{Name("x"), plus}, {Name("y"), y}});
-      auto fm = eval50(rd.c, names, {{Name("x"), minus}, {Name("y"), y}});
-      RC_PRE(fp.has_value() && fm.has_value());
-      fd[k] = 0;
+    // The scalar function s |-> <W, C(V + s e_i)>.
+    auto along = [&](const Mpfr50& s) -> std::optional<Value<Mpfr50>> {
+      Value<Mpfr50> at = v;
+      at[i] += s;
+      auto f = eval50(rd.c, names, {{Name("x"), at}, {Name("y"), y}});
+      if (!f) return std::nullopt;
+      Mpfr50 dot = 0;
       for (std::size_t j = 0; j < w.size(); ++j)
-        fd[k] += w[j] * ((*fp)[j] - (*fm)[j]);
-      fd[k] /= 2 * h;
-    }
-    Mpfr50 scale = 1 + abs(fd[1]);
-    RC_PRE(abs(fd[0] - fd[1]) / scale < Mpfr50("1e-20"));
-    RC_ASSERT(abs(fd[1] - (*grad)[i]) / scale < Mpfr50("1e-18"));
+        dot += w[j] * (*f)[j];
+      return Value<Mpfr50>{dot};
+    };
+    auto fd = checker::numerics::central_differences<Mpfr50>(along);
+    RC_PRE(fd.has_value());
+    RC_PRE(checker::numerics::converged(*fd));
+    RC_ASSERT(checker::numerics::matches_central_difference((*grad)[i], (*fd)[1][0]));
   }
 }
 

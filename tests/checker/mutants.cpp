@@ -30,6 +30,10 @@ template <class S>
 Value<S> denote_forward_mutant_den_one_tag(const Term&, Name, const Value<S>&, const Value<S>&,
                                            const DenEnv<S>&, const DenotationOptions&,
                                            DenotationStats*);
+template <class S>
+Value<S> compiled_eval_mutant_compiled_sub_swapped(const Term&, const ValueEnv<S>&, EvalContext&);
+template <class S>
+Value<S> compiled_eval_mutant_tape_mul_adjoint(const Term&, const ValueEnv<S>&, EvalContext&);
 
 namespace mutants {
 
@@ -43,8 +47,9 @@ namespace mutants {
   } while (false)
 
 const std::vector<std::string> kMutants = {
-    "r_let_summand",   "r_snd_zero", "r_fst_paper_text", "symbolic_total",     "denotational_total",
-    "closure_dynamic", "den_jw",     "den_one_tag",      "linear_add_one_side"};
+    "r_let_summand",       "r_snd_zero",           "r_fst_paper_text", "symbolic_total",
+    "denotational_total",  "closure_dynamic",      "den_jw",           "den_one_tag",
+    "linear_add_one_side", "compiled_sub_swapped", "tape_mul_adjoint"};
 
 // The checker's configuration with the named mutant in place of the production code.
 checker::CheckConfig config(const std::string& name) {
@@ -65,6 +70,10 @@ checker::CheckConfig config(const std::string& name) {
     ADLANG_ALL_PRECISIONS(c, denote, denote_mutant_den_one_tag);
     ADLANG_ALL_PRECISIONS(c, denote_forward, denote_forward_mutant_den_one_tag);
   }
+  if (name == "compiled_sub_swapped")
+    ADLANG_ALL_PRECISIONS(c, compiled, compiled_eval_mutant_compiled_sub_swapped);
+  if (name == "tape_mul_adjoint")
+    ADLANG_ALL_PRECISIONS(c, compiled, compiled_eval_mutant_tape_mul_adjoint);
   return c;
 }
 

@@ -62,11 +62,12 @@ Kill hunt(const std::string& mutant, const CheckConfig& config) {
   return best;
 }
 
-void expect_killed(const std::string& mutant, const CheckConfig& config) {
+void expect_killed(const std::string& mutant, const CheckConfig& config,
+                   std::size_t max_nodes = 15) {
   Kill k = hunt(mutant, config);
   ASSERT_NE(k.programs, UINT64_MAX) << mutant << " survived 2,000 programs of every property";
   EXPECT_LE(k.programs, 2000u);
-  EXPECT_LE(k.nodes, 15u) << mutant << ": counterexample not small";
+  EXPECT_LE(k.nodes, max_nodes) << mutant << ": counterexample not small";
   std::printf("KILL %s %s %llu %zu\n", mutant.c_str(), k.property.c_str(),
               static_cast<unsigned long long>(k.programs), k.nodes);
 }
@@ -86,8 +87,13 @@ TEST(Mutants, SymbolicEvaluationWithTotalPredicatesOnly) {
 TEST(Mutants, DenotationWithTotalPredicatesOnly) {
   expect_killed("denotational_total", mutants::config("denotational_total"));
 }
+// Calls carry the id of the definition they call (lang/resolve.hpp), so running a body in the
+// caller's function environment no longer reaches a different function of the same name: it
+// differs only in the frame, whose unfolding bound (Fig. 8's letrec_n) the completeness property
+// exercises. The smallest such program calls a recursive function from a local one: about 22
+// nodes, hence the larger bound.
 TEST(Mutants, ClosureRunInTheCallersFunctionEnvironment) {
-  expect_killed("closure_dynamic", mutants::config("closure_dynamic"));
+  expect_killed("closure_dynamic", mutants::config("closure_dynamic"), 25);
 }
 TEST(Mutants, DenotationalRdUsingJTimesW) {
   expect_killed("den_jw", mutants::config("den_jw"));
@@ -97,6 +103,12 @@ TEST(Mutants, DenotationWithOneTagForAllLevels) {
 }
 TEST(Mutants, LinearRSendingASumsAdjointToOneSide) {
   expect_killed("linear_add_one_side", mutants::config("linear_add_one_side"));
+}
+TEST(Mutants, CompiledEvaluatorSubtractingTheWrongWayRound) {
+  expect_killed("compiled_sub_swapped", mutants::config("compiled_sub_swapped"));
+}
+TEST(Mutants, TapeSendingMulsAdjointTimesTheWrongOperand) {
+  expect_killed("tape_mul_adjoint", mutants::config("tape_mul_adjoint"));
 }
 
 }  // namespace

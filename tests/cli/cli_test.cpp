@@ -99,6 +99,57 @@ TEST(Cli, FmtPrintsTheProgramBack) {
   EXPECT_EQ(r.out, "let (a: real, b: real) = p in\na * b\n");
 }
 
+// adlang fmt --after: the program after each front-end step.
+TEST(Cli, FmtAfterEachFrontEndStep) {
+  ProcessResult parsed = adlang({"fmt", "syntax_tour.ad", "--after", "parse"});
+  EXPECT_EQ(parsed.exit_code, 0) << parsed.err;
+  EXPECT_EQ(parsed.out, adlang({"fmt", "syntax_tour.ad"}).out);
+  ProcessResult core = adlang({"fmt", "syntax_tour.ad", "--after", "desugar"});
+  EXPECT_EQ(core.exit_code, 0) << core.err;
+  test::expect_golden("fmt/syntax_tour.desugar.ad", core.out);
+  ProcessResult resolved = adlang({"fmt", "mutual_recursion.ad", "--after", "resolve"});
+  EXPECT_EQ(resolved.exit_code, 0) << resolved.err;
+  test::expect_golden("fmt/mutual_recursion.resolve.ad", resolved.out);
+  // Inputs are reals unless --env gives a value of another type.
+  ProcessResult typed =
+      adlang({"fmt", "dot_gradient.ad", "--after", "desugar", "--env", "v=(1, 2, 3)"});
+  EXPECT_EQ(typed.exit_code, 0) << typed.err;
+  EXPECT_EQ(adlang({"fmt", "dot_gradient.ad", "--after", "desugar"}).exit_code, 3);
+  EXPECT_EQ(adlang({"fmt", "fib.ad", "--after", "parse", "--env", "n=1"}).exit_code, 2);
+  EXPECT_EQ(adlang({"fmt", "fib.ad", "--after", "lower"}).exit_code, 2);
+}
+
+// The desugared core is a program: it parses back and runs to the same value.
+TEST(Cli, FmtAfterDesugarRunsToTheSameValue) {
+  ProcessResult core = adlang({"fmt", "syntax_tour.ad", "--after", "desugar"});
+  ASSERT_EQ(core.exit_code, 0) << core.err;
+  std::string f = write_temp("core.ad", core.out);
+  EXPECT_EQ(adlang({"run", f, "--env", "x0=0.7"}).out,
+            adlang({"run", "syntax_tour.ad", "--env", "x0=0.7"}).out);
+}
+
+// Underflow rounds to 0 (docs/semantics.md); a domain error at 0 says it may be underflow.
+TEST(Cli, DomainErrorAtZeroMentionsUnderflow) {
+  std::string f = write_temp("underflow.ad", "log(exp(-1000))\n");
+  ProcessResult r = adlang({"run", f});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("log(x) is undefined at x = 0"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("underflowed to 0"), std::string::npos) << r.err;
+  ProcessResult p50 = adlang({"run", f, "--precision", "50"});
+  EXPECT_EQ(p50.exit_code, 0) << p50.err;
+  EXPECT_EQ(p50.out, "-1000\n");
+}
+
+// The property registry as `adlang check --list` shows it: every property with its family,
+// source, what it checks and its generator, the engines among them (golden file).
+TEST(Cli, CheckListShowsTheRegistry) {
+  ProcessResult r = adlang({"check", "--list"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  test::expect_golden("cli/check_list.txt", r.out);
+  EXPECT_NE(r.out.find("compiled-agrees"), std::string::npos);
+  EXPECT_NE(r.out.find("tape-agrees"), std::string::npos);
+}
+
 TEST(Cli, HelpOnEverySubcommand) {
   for (const char* cmd : {"run", "trace", "diff", "fmt"}) {
     ProcessResult r = adlang({cmd, "--help"});

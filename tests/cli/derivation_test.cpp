@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <fstream>
-#include <regex>
 #include <set>
 
 #include "cli/process.hpp"
@@ -49,10 +48,21 @@ std::vector<std::string> args(const std::string& command, const Case& c,
 // The "rule, Fig. N" labels of a text derivation.
 std::set<std::string> rules_in(const std::string& text) {
   std::set<std::string> out;
-  std::regex label(R"(\[(.+?), Fig\. ([2-5])\] )");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), label);
-       it != std::sregex_iterator(); ++it)
-    out.insert((*it)[1].str() + " (Fig. " + (*it)[2].str() + ")");
+  // A label is "[RULE, Fig. N] " with N in 2..5 and RULE the shortest text after the '['
+  // on the same line; the scan resumes after a label, as a regex iterator would.
+  std::size_t open = text.find('[');
+  while (open != std::string::npos) {
+    std::size_t fig = text.find(", Fig. ", open + 2);
+    std::size_t eol = text.find('\n', open);
+    std::size_t n = fig + 7;
+    if (fig != std::string::npos && fig < eol && n + 2 < text.size() && text[n] >= '2' &&
+        text[n] <= '5' && text[n + 1] == ']' && text[n + 2] == ' ') {
+      out.insert(text.substr(open + 1, fig - open - 1) + " (Fig. " + text[n] + ")");
+      open = text.find('[', n + 3);
+    } else {
+      open = text.find('[', open + 1);
+    }
+  }
   return out;
 }
 

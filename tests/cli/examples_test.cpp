@@ -42,6 +42,11 @@ std::vector<ExampleRun> runs_of(const std::string& text) {
 
 class Examples : public ::testing::TestWithParam<std::string> {};
 
+// The folder of example `name` (runs name the file relative to it) and the example's text.
+std::string example_dir(const std::string& name) {
+  return std::filesystem::path(test::source_dir() + "/examples/" + name).parent_path().string();
+}
+
 TEST_P(Examples, RunAsDocumented) {
   // A lesson in examples/teaching/ runs in its own folder.
   std::filesystem::path file = std::filesystem::path(test::source_dir()) / "examples" / GetParam();
@@ -56,6 +61,35 @@ TEST_P(Examples, RunAsDocumented) {
     EXPECT_EQ(p.out, r.expected_out) << "adlang " << r.command;
     for (const std::string& e : r.expected_err)
       EXPECT_NE(p.err.find(e), std::string::npos) << "adlang " << r.command << "\n" << p.err;
+  }
+}
+
+// The same documented runs on the tagged dataflow graph: the same output, exit code and
+// messages (the dynamic engine and threads are checked against the compiled evaluator by the
+// graph-agrees property and the thesis's programs in tests/semantics/graph). Runs the graph engines
+// refuse (another precision, the limited language of --unfold) must say so with a usage error.
+TEST_P(Examples, RunAsDocumentedOnTheGraph) {
+  std::string dir = example_dir(GetParam());
+  std::string text = test::read_file(test::source_dir() + "/examples/" + GetParam());
+  for (const ExampleRun& r : runs_of(text)) {
+    if (r.command.rfind("run ", 0) != 0 || r.command.find("--engine") != std::string::npos)
+      continue;
+    bool refused = r.command.find("--unfold") != std::string::npos ||
+                   (r.command.find("--precision") != std::string::npos &&
+                    r.command.find("--precision double") == std::string::npos);
+    for (const char* engine : {"graph"}) {
+      std::string command = r.command + " --engine " + engine;
+      test::ProcessResult p =
+          test::run_process(test::adlang_binary(), test::split_command_line(command), dir);
+      if (refused) {
+        EXPECT_EQ(p.exit_code, 2) << "adlang " << command << "\n" << p.err;
+        continue;
+      }
+      EXPECT_EQ(p.exit_code, r.expected_exit) << "adlang " << command << "\n" << p.err;
+      EXPECT_EQ(p.out, r.expected_out) << "adlang " << command;
+      for (const std::string& e : r.expected_err)
+        EXPECT_NE(p.err.find(e), std::string::npos) << "adlang " << command << "\n" << p.err;
+    }
   }
 }
 

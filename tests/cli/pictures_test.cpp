@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include "cli/process.hpp"
@@ -32,9 +31,18 @@ std::string write_temp(const std::string& name, const std::string& text) {
 
 // The "adjoint ..." of the record whose first field is `name`.
 std::string adjoint_in_dot(const std::string& dot, const std::string& name) {
-  std::smatch m;
-  std::regex rec("\\{ " + name + " \\| value [^|]* \\| adjoint ([^ ]+) \\}");
-  return std::regex_search(dot, m, rec) ? m[1].str() : "";
+  // The record reads "{ NAME | value V | adjoint A }".
+  const std::string head = "{ " + name + " | value ";
+  for (std::size_t at = dot.find(head); at != std::string::npos; at = dot.find(head, at + 1)) {
+    std::size_t bar = dot.find_first_of("|}", at + head.size());
+    if (bar == std::string::npos || dot[bar] != '|') continue;
+    const std::string adjoint = "| adjoint ";
+    if (dot.compare(bar, adjoint.size(), adjoint) != 0) continue;
+    std::size_t start = bar + adjoint.size(), end = dot.find(' ', start);
+    if (end == std::string::npos || end == start || dot.compare(end, 2, " }") != 0) continue;
+    return dot.substr(start, end - start);
+  }
+  return "";
 }
 
 TEST(TracePicture, GoldenDotWithValuesAndAdjoints) {

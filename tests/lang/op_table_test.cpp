@@ -64,6 +64,15 @@ TEST(OpTable, OpenDomains) {
   EXPECT_EQ(Op::make(OpKind::Sqrt).domain(), OpDomain::PositiveArgument);
   EXPECT_EQ(Op::make(OpKind::Div).domain(), OpDomain::NonzeroDenominator);
   EXPECT_EQ(Op::make(OpKind::Exp).domain(), OpDomain::All);
+  EXPECT_EQ(Op::make(OpKind::Floor).domain(), OpDomain::OffIntegers);
+}
+
+TEST(OpTable, Floor) {
+  ASSERT_TRUE(Op::lookup("floor"));
+  EXPECT_EQ(Op::lookup("floor")->kind(), OpKind::Floor);
+  EXPECT_EQ(to_string(Op::make(OpKind::Floor).arg_type()), "real");
+  EXPECT_EQ(to_string(Op::make(OpKind::Floor).result_type()), "real");
+  EXPECT_FALSE(Op::make(OpKind::Floor).is_polynomial());
 }
 
 // The test DESIGN.md asks for: walk the table, instantiate every template, and fail if it
@@ -97,6 +106,7 @@ TEST(OpTable, ReverseTemplatesAsThePaperWritesThem) {
   EXPECT_EQ(show(OpKind::Div), "(w / snd x, -(w * fst x / (snd x * snd x)))");
   EXPECT_EQ(show(OpKind::Exp), "w * exp(x)");
   EXPECT_EQ(show(OpKind::Log), "w / x");
+  EXPECT_EQ(show(OpKind::Floor), "0");
   EXPECT_EQ(show(OpKind::Dot, 3), "(scale_3(w, snd x), scale_3(w, fst x))");
   EXPECT_EQ(show(OpKind::Scale, 2), "(dot_2(snd x, w), scale_2(fst x, w))");
 }

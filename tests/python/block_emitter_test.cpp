@@ -3,8 +3,8 @@
 // bodies on the header's line are opened up, and untouched bytes stay as they are.
 #include <gtest/gtest.h>
 
-#include "lang/python/block_emitter.hpp"
-#include "lang/python/py_parse.hpp"
+#include "lang/python/ast/py_parse.hpp"
+#include "lang/python/rewrite/block_emitter.hpp"
 
 namespace adlang::py {
 namespace {

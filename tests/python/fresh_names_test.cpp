@@ -1,8 +1,8 @@
 // NewID(): fresh names avoid every name of the module and every name handed out before.
 #include <gtest/gtest.h>
 
-#include "lang/python/fresh_names.hpp"
-#include "lang/python/py_parse.hpp"
+#include "lang/python/ast/py_parse.hpp"
+#include "lang/python/rewrite/fresh_names.hpp"
 
 namespace adlang::py {
 namespace {

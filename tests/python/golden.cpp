@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "lang/python/py_parse.hpp"
+#include "lang/python/ast/py_parse.hpp"
 #include "lang/source.hpp"
 
 namespace adlang::test {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "lang/python/pyrewrite.hpp"
+#include "lang/python/rewrite/pyrewrite.hpp"
 
 namespace adlang::test {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "golden.hpp"
-#include "lang/python/pyrewrite.hpp"
+#include "lang/python/rewrite/pyrewrite.hpp"
 
 namespace adlang::test {
 namespace {

@@ -2,7 +2,7 @@
 // whole grammar (match, async, f-strings, type comments), and errors.
 #include <gtest/gtest.h>
 
-#include "lang/python/py_parse.hpp"
+#include "lang/python/ast/py_parse.hpp"
 
 namespace adlang::py {
 namespace {

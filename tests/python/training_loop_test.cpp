@@ -1,8 +1,8 @@
 // Training-loop identification (Sec. 3): the ⊔ lattice and the summaries.
 #include <gtest/gtest.h>
 
-#include "lang/python/py_parse.hpp"
-#include "lang/python/training_loop.hpp"
+#include "lang/python/ast/py_parse.hpp"
+#include "lang/python/rewrite/training_loop.hpp"
 
 namespace adlang::py {
 namespace {
@@ -32,6 +32,18 @@ TEST(TrainingLoop, FindsEachKind) {
       loop_of("import tensorflow as tf\nwith tf.train.MonitoredTrainingSession() as s: pass\n"),
       LoopKind::Monitored);
   EXPECT_EQ(loop_of("import tensorflow as tf\nx = tf.constant(1)\n"), LoopKind::None);
+}
+
+// Horovod's TF1 Keras example: the session only carries a config to Keras.
+TEST(TrainingLoop, SessionCarryingAKerasConfigIsNotALoop) {
+  EXPECT_EQ(loop_of("import keras\nimport tensorflow as tf\nfrom keras import backend as K\n"
+                    "config = tf.ConfigProto()\nK.set_session(tf.Session(config=config))\n"
+                    "m = keras.models.Sequential()\nm.compile(loss='mse', optimizer='sgd')\n"
+                    "m.fit(x)\n"),
+            LoopKind::Keras);
+  EXPECT_EQ(loop_of("import tensorflow as tf\n"
+                    "tf.keras.backend.set_session(tf.Session())\nwith tf.Session() as s: pass\n"),
+            LoopKind::Session);
 }
 
 TEST(TrainingLoop, UserModelClassesAndCompiledModels) {

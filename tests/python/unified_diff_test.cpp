@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "lang/python/unified_diff.hpp"
+#include "lang/python/rewrite/unified_diff.hpp"
 
 namespace adlang::py {
 namespace {

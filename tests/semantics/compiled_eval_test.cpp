@@ -81,7 +81,7 @@ TEST(CompiledEval, MillionDeepRecursionNeedsNoLargeStack) {
   const char* count =
       "def count(n: real): real = if n < 0.5 then 0 else 1 + count(n - 1);\n"
       "count(n)";
-  EXPECT_EQ(run_compiled(count, {{"n", "1000000"}}), "1e+06");
+  EXPECT_EQ(run_compiled(count, {{"n", "1000000"}}), "1000000");
   const char* loop =
       "def loop(p: real * real): real =\n"
       "  let (k: real, y: real) = p in\n"
@@ -132,9 +132,9 @@ TEST(CompiledEval, DifferentiationInsideFunctions) {
 // symbolic evaluation, the linear R and the evaluation of R's output.
 TEST(CompiledEval, FastRdPathAgreesWithTheSymbolicPath) {
   EvalOptions fast = compiled_options();
-  fast.reverse_deriv = &linear_reverse_deriv;
+  use_ad(fast, AdMode::Tape);
   EvalOptions reference;
-  reference.reverse_deriv = &linear_reverse_deriv;
+  use_ad(reference, AdMode::Linear);
   const char* own =
       "def dsin(p: real * real): real =\n"
       "  let (n: real, x: real) = p in\n"
@@ -162,6 +162,21 @@ TEST(CompiledEval, FastRdPathAgreesWithTheSymbolicPath) {
   EvalOptions little_fuel_ref = reference;
   little_fuel_ref.fuel = 50;
   EXPECT_EQ(run_compiled(loop, env, little_fuel), test::run<double>(loop, env, little_fuel_ref));
+}
+
+// floor through the compiled evaluator and the tape: derivative 0 off the integers, undefined
+// at an integer unless predicates are total (then TensorFlow's floor), as the reference.
+TEST(CompiledEval, FloorOnTheTapeAndAtTheIntegers) {
+  EvalOptions fast = compiled_options();
+  use_ad(fast, AdMode::Tape);
+  const char* f = "grad[x](y: real. y * floor(y) + floor(2 * y))";
+  EXPECT_EQ(run_compiled(f, {{"x", "1.25"}}, fast), "1");
+  EXPECT_EQ(run_compiled(f, {{"x", "1.5"}}, fast).substr(0, 41),
+            "undefined: floor(x) is undefined at x = 3");
+  EvalOptions total = fast;
+  total.predicates = PredicateMode::Total;
+  EXPECT_EQ(run_compiled(f, {{"x", "1.5"}}, total), "1");
+  EXPECT_EQ(run_compiled("floor(x)", {{"x", "-2"}}, total), "-2");
 }
 
 TEST(CompiledEval, ExactAndHighPrecision) {
@@ -218,10 +233,10 @@ ValueEnv<S> env_of(const gen::GeneratedProgram& p) {
   return rho;
 }
 
-EvalOptions property_budgets(Evaluator e, ReverseDerivFn r = &reverse_deriv) {
+EvalOptions property_budgets(Evaluator e, AdMode ad) {
   EvalOptions o;
   o.evaluator = e;
-  o.reverse_deriv = r;
+  use_ad(o, ad);
   o.fuel = 2000;
   o.max_trace_nodes = 200000;
   o.max_derivative_steps = 200000;
@@ -233,19 +248,22 @@ bool stack_limit(const Outcome& o) {
 }
 
 template <class S>
-void check_agreement(const gen::GeneratedProgram& p, ReverseDerivFn r = &reverse_deriv) {
+// The compiled evaluator with `ad` against the reference evaluator with the same R (the tape's
+// is the linear R).
+void check_agreement(const gen::GeneratedProgram& p, AdMode ad = AdMode::Paper) {
   NameSupply names;
   reserve_names(p.term, names);
   Outcome ref, fast;
   run_on_large_stack([&] {
     ref = outcome<S>(p.term.type(), [&] {
       ValueEnv<S> rho = env_of<S>(p);
-      EvalContext cx(property_budgets(Evaluator::Reference, r), names);
+      EvalContext cx(
+          property_budgets(Evaluator::Reference, ad == AdMode::Tape ? AdMode::Linear : ad), names);
       return ordinary_eval(p.term, rho, nullptr, cx);
     });
     fast = outcome<S>(p.term.type(), [&] {
       ValueEnv<S> rho = env_of<S>(p);
-      EvalContext cx(property_budgets(Evaluator::Compiled, r), names);
+      EvalContext cx(property_budgets(Evaluator::Compiled, ad), names);
       return compiled_eval(p.term, rho, cx);
     });
   });
@@ -265,11 +283,11 @@ RC_GTEST_PROP(CompiledEval, AgreesWithTheReferenceInDouble, ()) {
 // reverse sweep with the linear R's arithmetic), the reference evaluator by symbolic evaluation,
 // the linear R and evaluation of its output: the same values, bit for bit.
 RC_GTEST_PROP(CompiledEval, FastRdAgreesWithTheLinearRBitForBit, ()) {
-  check_agreement<double>(*gen::program(gen::GenConfig{}), &linear_reverse_deriv);
+  check_agreement<double>(*gen::program(gen::GenConfig{}), AdMode::Tape);
 }
 
 RC_GTEST_PROP(CompiledEval, FastRdAgreesWithTheLinearRIn50Digits, ()) {
-  check_agreement<Mpfr50>(*gen::program(gen::GenConfig{}), &linear_reverse_deriv);
+  check_agreement<Mpfr50>(*gen::program(gen::GenConfig{}), AdMode::Tape);
 }
 
 RC_GTEST_PROP(CompiledEval, AgreesWithTheReferenceExactly, ()) {

@@ -111,6 +111,15 @@ TEST(DenotationalEval, OperatorDomainsAndRange) {
   EXPECT_EQ(den<Mpfr50>("exp(1000)").text.substr(0, 6), "1.9700");
 }
 
+TEST(DenotationalEval, FloorIsLocallyConstantOffTheIntegers) {
+  EXPECT_EQ(den("floor(x)", {{"x", "-1.5"}}).text, "-2");
+  EXPECT_EQ(den("grad[x](x: real. x * floor(x))", {{"x", "2.5"}}).text, "2");
+  EXPECT_EQ(den("floor(x)", {{"x", "2"}}).kind, UndefinedKind::OpDomain);
+  DenotationOptions total;
+  total.predicates = PredicateMode::Total;
+  EXPECT_EQ(den("grad[x](x: real. x * floor(x))", {{"x", "2"}}, total).text, "2");
+}
+
 TEST(DenotationalEval, LeastFixedPointThroughApproximants) {
   const char* fact = "def fact(n: real): real = if n < 0.5 then 1 else n * fact(n - 1);\nfact(x)";
   Meaning m = den(fact, {{"x", "5.25"}});

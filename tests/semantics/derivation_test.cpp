@@ -54,7 +54,7 @@ void check_shape(const Derivation& d) {
     RC_ASSERT(n == (d.judgement == Judgement::Sym ? 3u : 2u));
     // The context variable is fresh for rho and free in E[x].
     Name x(r == "E[R]" ? d.side.substr(0, d.side.find(' ')) : "");
-    for (const auto& [name, v] : d.rho)
+    for (const auto& [name, v] : judgement_rho(d))
       RC_ASSERT(name != x.str());
     RC_ASSERT(occurs_free(x, d.premises.back().term));
   } else if (r == "E[R_bool]" || r == "let" || r == "call" || r == "rd") {

@@ -131,6 +131,21 @@ TEST(OrdinaryEval, OperatorsOutsideTheirDomainAreUndefined) {
   EXPECT_EQ(run<double>("1 / (x - x)", {{"x", "2"}}), "undefined: division by zero");
 }
 
+// floor is smooth off the integers (its open domain), with derivative 0 there; at an integer
+// it jumps: undefined with the paper's predicates, TensorFlow's floor with total ones.
+TEST(OrdinaryEval, FloorIsUndefinedAtTheIntegersUnlessTotal) {
+  EXPECT_EQ(run<double>("floor(x)", {{"x", "2.5"}}), "2");
+  EXPECT_EQ(run<double>("floor(x)", {{"x", "-0.5"}}), "-1");
+  EXPECT_EQ(run<double>("grad[2.5](x: real. x * floor(x))"), "2");
+  EXPECT_EQ(run<double>("floor(x)", {{"x", "3"}}).substr(0, 44),
+            "undefined: floor(x) is undefined at x = 3");
+  EvalOptions total;
+  total.predicates = PredicateMode::Total;
+  EXPECT_EQ(run<double>("floor(x)", {{"x", "3"}}, total), "3");
+  EXPECT_EQ(run<double>("grad[3](x: real. x * floor(x))", {}, total), "3");
+  EXPECT_EQ(run<double>("grad[3](x: real. floor(x))", {}, total), "0");
+}
+
 TEST(OrdinaryEval, ResultsOutsideThePrecisionAreUndefinedWithAHint) {
   EXPECT_EQ(run<double>("exp(1000)"),
             "undefined: the result of exp is outside the range of double precision");
@@ -180,6 +195,32 @@ TEST(OrdinaryEval, DeepRecursionIsUndefinedNotACrash) {
   EXPECT_TRUE(result.find("out of fuel") != std::string::npos ||
               result.find("nested too deeply") != std::string::npos)
       << result;
+}
+
+// Underflow (docs/semantics.md): a nonzero number too small for the precision rounds to 0, a
+// literal as the result of an operation does (IEEE 754 gradual underflow); a domain error at 0
+// says that its argument may have underflowed.
+TEST(OrdinaryEval, UnderflowRoundsToZeroForLiteralsAndResultsAlike) {
+  EXPECT_EQ(run<double>("1e-400"), "0");
+  EXPECT_EQ(run<double>("exp(-1000)"), "0");
+  EXPECT_EQ(run<double>("1e-200 * 1e-200"), "0");
+  EXPECT_EQ(run<double>("5e-324 / 2"), "0");
+  EXPECT_EQ(run<double>("1e-310"), "1e-310");  // subnormal
+  EXPECT_EQ(run<Mpfr50>("1e-400"), "1e-400");  // MPFR's range reaches far below
+  EXPECT_EQ(run<double>("log(exp(-1000))"), "undefined: log(x) is undefined at x = 0");
+  EXPECT_EQ(run<double>("log(1e-400)"), "undefined: log(x) is undefined at x = 0");
+  EXPECT_NE(run<Mpfr50>("log(exp(-1000))"), "undefined: log(x) is undefined at x = 0");
+}
+
+// The derivative budget is the run's: the message states it, not what was left of it.
+TEST(OrdinaryEval, DerivativeBudgetMessageStatesTheLimit) {
+  EvalOptions o;
+  o.max_derivative_steps = 40;
+  std::string r = run<double>(
+      "let a = 1.rd[1](x: real. x * x * x) in 1.rd[a](y: real. sin(y) * cos(y) * exp(y) * y * y * "
+      "y)",
+      {}, o);
+  EXPECT_EQ(r, "undefined: the derivatives of this run need more than 40 steps of R in all");
 }
 
 }  // namespace

@@ -27,6 +27,30 @@ TEST(Value, ShortestRoundTripReals) {
   EXPECT_EQ(ScalarTraits<Rational>::to_text(Rational(-1, 3)), "-1/3");
 }
 
+// Shortest round-tripping digits, laid out as Python's repr lays out a float (without ".0").
+TEST(Value, NumbersPrintLikePythonsRepr) {
+  Type t4 =
+      Type::pair(Type::pair(Type::pair(Type::real(), Type::real()), Type::real()), Type::real());
+  double d[] = {500000, 1000000, 0.0001, 123456789012};
+  EXPECT_EQ(print_value<double>(t4, d), "(500000, 1000000, 0.0001, 123456789012)");
+  auto text = [](double x) { return ScalarTraits<double>::to_text(x); };
+  EXPECT_EQ(text(1e-5), "1e-05");      // repr(1e-5)
+  EXPECT_EQ(text(1.5e-5), "1.5e-05");  // repr(1.5e-5)
+  EXPECT_EQ(text(1e15), "1000000000000000");
+  EXPECT_EQ(text(1e16), "1e+16");
+  EXPECT_EQ(text(1.25e16), "1.25e+16");
+  EXPECT_EQ(text(-0.00123), "-0.00123");
+  EXPECT_EQ(text(123.456), "123.456");
+  EXPECT_EQ(text(5e-324), "5e-324");
+  EXPECT_EQ(text(1.7976931348623157e308), "1.7976931348623157e+308");
+  EXPECT_EQ(text(0.1 + 0.2), "0.30000000000000004");
+  EXPECT_EQ(ScalarTraits<Mpfr50>::to_text(Mpfr50(500000)), "500000");
+  EXPECT_EQ(ScalarTraits<Mpfr50>::to_text(Mpfr50("1e-400")), "1e-400");
+  EXPECT_EQ(ScalarTraits<Mpfr50>::to_text(Mpfr50("0.0001")), "0.0001");
+  EXPECT_EQ(repr_layout("-0.000"), "0");
+  EXPECT_EQ(repr_layout("0.00012e2"), "0.012");
+}
+
 TEST(Value, JsonMirrorsTheType) {
   Type u = Type::pair(Type::real(), Type::pair(Type::unit(), Type::real()));
   double e[] = {1.5, 2};

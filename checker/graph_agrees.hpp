@@ -1,0 +1,19 @@
+// The property graph-agrees: the tagged dataflow graph (semantics/graph), static and dynamic,
+// at 1 and at 4 threads, gives exactly the compiled evaluator's value in double (bit for bit),
+// or an undefinedness of the same kind.
+#pragma once
+
+#include <cstdint>
+
+#include "checker/program.hpp"
+#include "checker/property_registry.hpp"
+
+namespace adlang::checker {
+
+Outcome graph_agrees(const Program& program, const CheckConfig& config);
+
+// The same on a term whose free variables are `inputs`, with their values.
+Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type>>& inputs,
+                        const std::vector<Value<double>>& values, const CheckConfig& config);
+
+}  // namespace adlang::checker

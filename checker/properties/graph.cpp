@@ -1,0 +1,154 @@
+// The graph family: graph-agrees, the tagged dataflow graph (semantics/graph, thesis Secs. 3-5)
+// against the compiled evaluator, bit for bit.
+#include "checker/graph_agrees.hpp"
+
+#include <cstring>
+#include <type_traits>
+#include <sstream>
+
+#include "checker/property_case.hpp"
+#include "lang/diagnostics.hpp"
+#include "lang/free_vars.hpp"
+#include "lang/stack.hpp"
+#include "semantics/compiled_eval.hpp"
+#include "semantics/graph/executor.hpp"
+#include "semantics/graph/lower.hpp"
+
+namespace adlang::checker {
+namespace {
+
+struct Run {
+  bool defined = false;
+  Value<double> value;
+  UndefinedKind kind = UndefinedKind::OpDomain;
+  std::string reason;
+};
+
+template <class F>
+Run attempt_run(F&& f) {
+  Run r;
+  try {
+    r.value = f();
+    r.defined = true;
+  } catch (const Undefined& e) {
+    r.kind = e.kind();
+    r.reason = std::string(to_string(e.kind())) + ": " + e.what();
+  }
+  return r;
+}
+
+bool same_bits(const Value<double>& a, const Value<double>& b) {
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
+}
+
+std::string show(const Run& r, Type t) {
+  if (!r.defined) return "undefined (" + r.reason + ")";
+  std::ostringstream o;
+  o.precision(17);
+  o << print_value<double>(t, r.value) << " [";
+  for (std::size_t i = 0; i < r.value.size(); ++i)
+    o << (i ? " " : "") << r.value[i];
+  o << "]";
+  return o.str();
+}
+
+}  // namespace
+
+Outcome graph_agrees(const Program& program, const CheckConfig& config) {
+  std::vector<std::pair<Name, Type>> inputs;
+  std::vector<Value<double>> values;
+  for (const Input& in : program.inputs) {
+    inputs.emplace_back(in.name, in.type);
+    values.push_back(input_value<double>(in));
+  }
+  return graph_agrees_on(program.term, inputs, values, config);
+}
+
+Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type>>& inputs,
+                        const std::vector<Value<double>>& values, const CheckConfig& config) {
+  EvalOptions eo;
+  eo.predicates = config.predicates;
+  eo.evaluator = Evaluator::Compiled;
+  eo.fuel = config.fuel;
+  eo.max_trace_nodes = config.max_trace_nodes;
+  use_ad(eo, AdMode::Tape);  // what `adlang run` differentiates with; the Rd nodes use it too
+  eo.max_derivative_steps = config.max_linear_derivative_steps;
+  Type t = term.type();
+
+  NameSupply names;
+  reserve_names(term, names);
+  Run compiled = attempt_run([&] {
+    ValueEnv<double> rho;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      rho.push(inputs[i].first, values[i]);
+    EvalContext cx(eo, names);
+    return compiled_eval(term, rho, cx);
+  });
+  if (!compiled.defined && compiled.kind == UndefinedKind::TraceSize)
+    return Outcome{Verdict::Discard, compiled.reason};
+
+  graph::Graph g = graph::lower_to_graph(term, inputs);
+  graph::verify(g);
+
+  struct Variant {
+    const char* name;
+    graph::Engine engine;
+    unsigned threads;
+    graph::Deadness deadness;
+  };
+  using graph::Deadness;
+  using graph::Engine;
+  const Variant variants[] = {
+      {"static graph, 1 thread", Engine::Static, 1, Deadness::Elide},
+      {"static graph, 4 threads", Engine::Static, 4, Deadness::Elide},
+      {"static graph, 1 thread, dead tokens propagated", Engine::Static, 1, Deadness::Propagate},
+      {"static graph, 4 threads, dead tokens propagated", Engine::Static, 4, Deadness::Propagate},
+      {"dynamic graph, 1 thread", Engine::Dynamic, 1, Deadness::Elide},
+      {"dynamic graph, 4 threads, dead tokens propagated", Engine::Dynamic, 4,
+       Deadness::Propagate}};
+  for (const Variant& v : variants) {
+    graph::GraphOptions go;
+    go.engine = v.engine;
+    go.threads = v.threads;
+    go.deadness = v.deadness;
+    go.eval = eo;
+    NameSupply gnames;
+    reserve_names(term, gnames);
+    Run r = attempt_run([&] { return graph::run_graph(g, values, go, gnames); });
+    bool agree = compiled.defined ? (r.defined && same_bits(r.value, compiled.value))
+                                  : (!r.defined && r.kind == compiled.kind);
+    if (!agree) {
+      return Outcome{Verdict::Fail, std::string("compiled evaluator: ") + show(compiled, t) + "\n" +
+                                        v.name + ": " + show(r, t)};
+    }
+  }
+  return Outcome{compiled.defined ? Verdict::Pass : Verdict::BothUndefined, ""};
+}
+
+namespace {
+
+// The graph computes in double only; it must agree to the bit (no confirmation step).
+struct GraphAgrees {
+  template <class S>
+  static Outcome check(Case<S>& k) {
+    if constexpr (std::is_same_v<S, double>) {
+      return graph_agrees(k.program(), k.config());
+    } else {  // PrecisionRule::DoubleOnly: the registry never runs it in another precision
+      throw InternalError("internal error: graph-agrees run in a precision other than double");
+    }
+  }
+};
+
+}  // namespace
+
+std::vector<PropertyInfo> graph_properties() {
+  PropertyInfo p = property_entry<GraphAgrees>(
+      "graph-agrees", "graph", "thesis Secs. 3-5",
+      "the tagged dataflow graph (static, dynamic; 1 and 4 threads) = the compiled evaluator",
+      PrecisionRule::DoubleOnly, &default_generator);
+  p.bitwise = true;
+  return {p};
+}
+
+}  // namespace adlang::checker

@@ -1,0 +1,83 @@
+// adlang graph: draws the program's tagged dataflow graph (DOT; SVG and PNG by Graphviz's
+// library), and with --stats prints its counts and those of one static run.
+#include <graphviz/gvc.h>
+
+#include <fstream>
+
+#include "cli/command_runner.hpp"
+#include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/graph_engine.hpp"
+#include "cli/program_loader.hpp"
+#include "lang/diagnostics.hpp"
+#include "semantics/graph/dot.hpp"
+#include "semantics/graph/lower.hpp"
+
+namespace adlang {
+namespace {
+
+// Lays out `dot` with Graphviz's dot layout and renders it as `format` into `path`.
+void render_graphviz(const std::string& dot, const std::string& format, const std::string& path) {
+  GVC_t* gvc = gvContext();
+  Agraph_t* g = agmemread(dot.c_str());
+  if (!g) {
+    gvFreeContext(gvc);
+    throw InternalError("internal error: Graphviz could not read the graph");
+  }
+  int rc = gvLayout(gvc, g, "dot");
+  if (rc == 0) rc = gvRenderFilename(gvc, g, format.c_str(), path.c_str());
+  gvFreeLayout(gvc, g);
+  agclose(g);
+  gvFreeContext(gvc);
+  if (rc != 0)
+    throw CommandFailure(kExitUsage, "adlang: error: Graphviz could not write '" + path + "'\n");
+}
+
+}  // namespace
+
+int graph_command(const GraphCommandOptions& opts, std::ostream& out, std::ostream& err) {
+  std::shared_ptr<SourceFile> file;
+  return run_guarded(false, out, err, file, [&] {
+    if (opts.format != "dot" && opts.output.empty())
+      throw CommandFailure(kExitUsage, "adlang: error: --format " + opts.format +
+                                           " needs an output file: -o FILE\n");
+    RunCommandOptions ro;
+    ro.file = opts.file;
+    ro.env = opts.env;
+    ro.fuel = opts.fuel;
+    ro.max_frames = opts.max_frames;
+    ro.predicates = opts.predicates;
+    GraphProgram gp = load_graph_program(ro, file);
+    const graph::Graph& g = gp.graph;
+    std::string dot = graph::to_dot(g);
+    if (opts.format == "dot") {
+      if (opts.output.empty()) {
+        out << dot;
+      } else {
+        std::ofstream f(opts.output);
+        f << dot;
+        if (!f)
+          throw CommandFailure(kExitUsage, "adlang: error: cannot write '" + opts.output + "'\n");
+      }
+    } else {
+      render_graphviz(dot, opts.format, opts.output);
+    }
+    if (opts.stats) {
+      graph::GraphOptions go;
+      go.max_frames = opts.max_frames;
+      go.deadness = opts.propagate_dead ? graph::Deadness::Propagate : graph::Deadness::Elide;
+      go.eval = eval_options(ro);
+      graph::GraphStats stats;
+      try {
+        graph::run_graph(g, gp.inputs, go, gp.program->names, &stats);
+      } catch (const Undefined&) {
+        err << graph_stats_text(g, &stats);
+        throw;
+      }
+      (opts.format == "dot" && opts.output.empty() ? err : out) << graph_stats_text(g, &stats);
+    }
+    return int(kExitOk);
+  });
+}
+
+}  // namespace adlang

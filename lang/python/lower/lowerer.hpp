@@ -1,0 +1,176 @@
+// The lowering of one Python module (python_lowering.hpp): the scopes, the functions it knows,
+// and the rules for statements, expressions and the module, one method per construct. Internal
+// to lang/python/lower.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lang/name.hpp"
+#include "lang/python/ast/py_ast.hpp"
+#include "lang/python/lower/python_lowering.hpp"
+#include "lang/python/lower/shape.hpp"
+#include "lang/syntax.hpp"
+
+namespace adlang::py {
+
+// A lowered expression: its surface syntax and the shape of its value.
+struct Value {
+  Syntax syntax;
+  Shape shape;
+};
+
+// What a Python name means at a point of the program.
+struct Binding {
+  enum class Kind {
+    Value,    // a variable of the language (a let, a parameter, an input)
+    Thunk,    // a nested `def f():` or `lambda:` used as a branch of tf.cond: inlined
+    Session,  // the `sess` of `with tf.Session() as sess`
+    Opaque,   // a configuration object (tf.train.ClusterSpec) that only placement uses
+  };
+  Kind kind = Kind::Value;
+  Name name;
+  Shape shape;
+  const Node* thunk = nullptr;  // FunctionDef or Lambda
+};
+using Scope = std::map<std::string, Binding>;
+
+// A function of the program: a top-level def, a Declare/Defun pair, or a loop.
+struct FunctionInfo {
+  Name name;                        // the function of the language
+  const Node* def = nullptr;        // its FunctionDef (loops: none)
+  std::vector<std::string> params;  // Python parameter names
+  std::vector<Shape> param_shapes;
+  Shape result;
+  bool result_fixed = false;  // declared (Declare's out types, a return annotation)
+  SourceLoc loc;
+};
+
+// What follows a block: the rest of the enclosing block, or the end of the module.
+struct Tail {
+  std::function<Value(Scope&)> rest;
+  bool module_end = false;
+};
+
+class Lowerer {
+ public:
+  Lowerer(const SourceFile& file, const Node& module);
+  LoweredPython run();
+
+ private:
+  // ---- module (module_lowering.cpp)
+  void collect_identifiers(const Node& n);
+  void collect_module();
+  void collect_import(const Node& s);
+  void collect_declare(const Node& target, const Node& call);
+  void collect_def(const Node& def);
+  void collect_constant(const Node& s);
+  Shape tf_dtype_shape(const Node& dtype);
+  Shape annotation_shape(const Node* annotation);
+  SyntaxDef lower_function(const FunctionInfo& f);
+  Value lower_module_body();
+  bool module_statement(const std::vector<NodePtr>& stmts, std::size_t i, Scope& scope,
+                        const Tail& tail, Value& out);
+  Value session_run(const Node& call, Scope& scope);
+
+  // ---- statements (statement_lowering.cpp)
+  Value lower_block(const std::vector<NodePtr>& stmts, std::size_t i, Scope scope,
+                    const Tail& tail);
+  Value lower_assign(const std::vector<NodePtr>& stmts, std::size_t i, Scope& scope,
+                     const Tail& tail);
+  Value lower_if(const std::vector<NodePtr>& stmts, std::size_t i, Scope& scope, const Tail& tail);
+  Value lower_loop(const std::vector<NodePtr>& stmts, std::size_t i, Scope& scope,
+                   const Tail& tail);
+  Value lower_with(const std::vector<NodePtr>& stmts, std::size_t i, Scope& scope,
+                   const Tail& tail);
+  Value lower_thunk(const Node& thunk, Scope scope);
+  Value bind_targets(const Node& target, const Value& v, Scope& scope,
+                     const std::function<Value(Scope&)>& body, SourceLoc loc);
+
+  // ---- expressions (expression_lowering.cpp)
+  Value lower_expr(const Node& e, Scope& scope);
+  Value lower_name(const Node& e, Scope& scope);
+  Value lower_constant(const Node& e);
+  Value lower_binop(const Node& e, Scope& scope);
+  Value lower_unary(const Node& e, Scope& scope);
+  Value lower_compare_value(const Node& e, Scope& scope);
+  Value lower_boolop(const Node& e, Scope& scope);
+  Value lower_subscript(const Node& e, Scope& scope);
+  Value lower_attribute(const Node& e);
+  Value lower_call(const Node& e, Scope& scope);
+  Value lower_user_call(const Node& e, const FunctionInfo& f, Scope& scope);
+  Value lower_library_call(const Node& e, const std::string& qualified, Scope& scope);
+  Value lower_cond_call(const Node& e, Scope& scope);
+  Value lower_branch(const Node& fn, Scope& scope);
+  Value lower_gradients(const Node& e, Scope& scope);
+  // A guard: `test` as the condition of if/while/tf.cond (Python's truth of its value).
+  Syntax lower_guard(const Node& test, Scope& scope, bool& negated);
+  Value conditional(const Node& test, Scope& scope, Value then_v, Value else_v, SourceLoc loc);
+  std::vector<Value> positional_args(const Node& call, Scope& scope, std::size_t min,
+                                     std::size_t max, const std::set<std::string>& ignored_kw);
+
+  // ---- shared
+  std::optional<std::string> qualified_name(const Node& e) const;
+  const FunctionInfo* function_named(const std::string& python_name) const;
+  Name ad_name(const std::string& python_name) const;
+  Name fresh(const std::string& base);
+  SourceLoc loc(const Node& n) const;
+  [[noreturn]] void refuse(const Node& n, const std::string& message,
+                           std::vector<std::string> notes = {}) const;
+  Syntax shared(Syntax s, std::vector<std::pair<Name, Syntax>>& lets);
+  static Syntax wrap_lets(const std::vector<std::pair<Name, Syntax>>& lets, Syntax body);
+
+  const SourceFile& file_;
+  const Node& module_;
+  std::set<std::string> identifiers_;
+  std::map<std::string, Name> renamed_;            // Python names that are keywords of ours
+  std::map<std::string, std::string> imports_;     // local name -> qualified module/object
+  std::map<std::string, FunctionInfo> functions_;  // by the Python name that calls it
+  std::map<std::string, Value> constants_;         // globals bound once to a number
+  std::map<std::string, const Node*> declares_;    // Declare'd TF name -> its call
+
+  // Per lowering pass (run() repeats until the functions' result shapes are stable).
+  NameSupply names_;
+  NameSupply base_names_;
+  std::vector<Name> generated_;
+  std::vector<SyntaxDef> loop_defs_;
+  std::string current_function_;
+  LoweredPython out_;
+  struct TopBinding {
+    std::string python;
+    Name name;
+    Shape shape;
+    Syntax syntax;  // null: an input (placeholder)
+  };
+  std::vector<TopBinding> top_;  // the module's simple bindings in order, for tf.gradients
+  bool top_opaque_ = false;      // a compound statement interrupted them
+  bool in_module_ = false;
+  bool in_loop_ = false;
+  Shape body_shape_;  // of the last function lower_function lowered
+};
+
+// Small syntax builders.
+Syntax syn_node(SyntaxKind k, SourceLoc l);
+// A node to fill in before it is shared (wrapped in a Syntax).
+SyntaxNode* syn_new(SyntaxKind k, SourceLoc l);
+Syntax syn_number(const std::string& text, SourceLoc l);
+Syntax syn_var(Name x, SourceLoc l);
+Syntax syn_binary(BinOp op, Syntax a, Syntax b, SourceLoc l);
+Syntax syn_neg(Syntax a, SourceLoc l);
+Syntax syn_call(Name f, std::vector<Syntax> args, SourceLoc l);
+Syntax syn_tuple(std::vector<Syntax> parts, SourceLoc l);
+Syntax syn_if(Syntax guard, Syntax m, Syntax n, SourceLoc l);
+Syntax syn_compare(PredKind p, Syntax a, Syntax b, SourceLoc l);
+Syntax syn_bool(bool v, SourceLoc l);
+Syntax syn_let(Name x, Syntax m, Syntax n, SourceLoc l);
+// let (x0: T0, ..., xn: Tn) = m in n; one name: a plain let; none: n.
+Syntax syn_tuple_let(const std::vector<Name>& xs, const std::vector<Shape>& shapes, Syntax m,
+                     Syntax n, SourceLoc l);
+// Component i of an n-tuple (left-nested).
+Syntax syn_project(Syntax t, std::size_t n, std::size_t i, SourceLoc l);
+
+}  // namespace adlang::py

@@ -1,0 +1,114 @@
+#include "semantics/graph/dot.hpp"
+
+#include <sstream>
+
+#include "semantics/scalar.hpp"
+
+namespace adlang::graph {
+namespace {
+
+std::string escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string label(const Graph& g, const Node& n) {
+  switch (n.kind) {
+    case NodeKind::Const:
+      return n.error ? "const (out of range)" : ScalarTraits<double>::to_text(n.value);
+    case NodeKind::BoolConst:
+      return n.value != 0 ? "true" : "false";
+    case NodeKind::Add:
+      return "+";
+    case NodeKind::Op:
+      return n.op->name();
+    case NodeKind::Pred:
+      return n.pred->symbol();
+    case NodeKind::Switch:
+      return "Switch";
+    case NodeKind::Merge:
+      return "Merge";
+    case NodeKind::InputMerge:
+      return n.control ? "Merge (ctl)" : "Merge (x" + std::to_string(n.index) + ")";
+    case NodeKind::Call: {
+      const CallSite& s = g.sites[n.site];
+      return "Call_" + std::to_string(s.number) +
+             (n.control ? " (ctl)" : " (x" + std::to_string(n.index) + ")");
+    }
+    case NodeKind::Return:
+      return "Return_" + std::to_string(g.sites[n.site].number) +
+             (g.sites[n.site].returns.size() > 1 ? " (" + std::to_string(n.index) + ")" : "");
+    case NodeKind::Exit:
+      return "out " + std::to_string(n.index);
+    case NodeKind::Sync:
+      return "Sync";
+    case NodeKind::Gate:
+      return "Gate";
+    case NodeKind::Rd:
+      return "rd (host)";
+  }
+  return "?";
+}
+
+const char* shape(NodeKind k) {
+  switch (k) {
+    case NodeKind::Switch:
+    case NodeKind::Merge:
+    case NodeKind::InputMerge:
+      return "diamond";
+    case NodeKind::Call:
+    case NodeKind::Return:
+      return "box";
+    case NodeKind::Const:
+    case NodeKind::BoolConst:
+      return "plaintext";
+    case NodeKind::Exit:
+      return "invhouse";
+    default:
+      return "ellipse";
+  }
+}
+
+}  // namespace
+
+std::string to_dot(const Graph& g) {
+  std::ostringstream o;
+  o << "digraph adlang {\n  compound=true;\n  node [fontname=\"Helvetica\", fontsize=10];\n"
+    << "  edge [fontname=\"Helvetica\", fontsize=9];\n";
+  for (std::uint32_t b = 0; b < g.bodies.size(); ++b) {
+    const Body& body = g.bodies[b];
+    o << "  subgraph cluster_" << b << " {\n    label=\"" << escape(body.name) << "\";\n";
+    for (NodeId id : body.nodes) {
+      const Node& n = g.nodes[id];
+      o << "    n" << id << " [label=\"" << escape(label(g, n)) << "\", shape=" << shape(n.kind);
+      if (n.kind == NodeKind::Call || n.kind == NodeKind::Return)
+        o << ", style=filled, fillcolor=\"#e8f0ff\"";
+      if (n.kind == NodeKind::Switch || n.kind == NodeKind::Merge)
+        o << ", style=filled, fillcolor=\"#fff3d6\"";
+      o << "];\n";
+    }
+    o << "  }\n";
+  }
+  for (NodeId id = 0; id < g.nodes.size(); ++id) {
+    const Node& n = g.nodes[id];
+    for (std::uint32_t p = 0; p < n.outputs.size(); ++p) {
+      for (const Dest& d : n.outputs[p]) {
+        o << "  n" << id << " -> n" << d.node;
+        if (n.kind == NodeKind::Switch) o << " [label=\"" << (p == 0 ? "T" : "F") << "\"]";
+        o << ";\n";
+      }
+    }
+  }
+  // The control edges Call_i -> Return_i that carry deadness through recursion (Sec. 5.4.6).
+  for (const CallSite& s : g.sites)
+    for (NodeId r : s.returns)
+      o << "  n" << s.calls.back() << " -> n" << r << " [style=dashed];\n";
+  o << "}\n";
+  return o.str();
+}
+
+}  // namespace adlang::graph

@@ -1,0 +1,79 @@
+#include "semantics/graph/graph.hpp"
+
+#include "lang/diagnostics.hpp"
+
+namespace adlang::graph {
+
+const char* to_string(NodeKind k) {
+  switch (k) {
+    case NodeKind::Const:
+      return "Const";
+    case NodeKind::BoolConst:
+      return "BoolConst";
+    case NodeKind::Add:
+      return "Add";
+    case NodeKind::Op:
+      return "Op";
+    case NodeKind::Pred:
+      return "Pred";
+    case NodeKind::Switch:
+      return "Switch";
+    case NodeKind::Merge:
+      return "Merge";
+    case NodeKind::InputMerge:
+      return "InputMerge";
+    case NodeKind::Call:
+      return "Call";
+    case NodeKind::Return:
+      return "Return";
+    case NodeKind::Exit:
+      return "Exit";
+    case NodeKind::Sync:
+      return "Sync";
+    case NodeKind::Gate:
+      return "Gate";
+    case NodeKind::Rd:
+      return "Rd";
+  }
+  return "?";
+}
+
+std::vector<std::size_t> count_by_kind(const Graph& g) {
+  std::vector<std::size_t> n(kNodeKinds, 0);
+  for (const Node& x : g.nodes)
+    ++n[static_cast<int>(x.kind)];
+  return n;
+}
+
+void verify(const Graph& g) {
+  auto fail = [](const std::string& what) { throw InternalError("graph verifier: " + what); };
+  for (NodeId id = 0; id < g.nodes.size(); ++id) {
+    const Node& n = g.nodes[id];
+    std::string me = std::string(to_string(n.kind)) + " #" + std::to_string(id);
+    if (n.body >= g.bodies.size()) fail(me + " has no body");
+    const Body& b = g.bodies[n.body];
+    if (n.local >= b.nodes.size() || b.nodes[n.local] != id) fail(me + " is not in its body");
+    for (std::uint32_t i = 0; i < n.inputs.size(); ++i) {
+      Port p = n.inputs[i];
+      if (p.node >= g.nodes.size()) fail(me + " input " + std::to_string(i) + " is not wired");
+      const Node& src = g.nodes[p.node];
+      if (p.index >= src.outputs.size()) fail(me + " reads a missing port");
+      bool found = false;
+      for (const Dest& d : src.outputs[p.index])
+        found = found || (d.node == id && d.input == i);
+      if (!found) fail(me + " input " + std::to_string(i) + " has no matching edge");
+      bool cross = n.kind == NodeKind::InputMerge || n.kind == NodeKind::Return;
+      if (!cross && src.body != n.body) fail(me + " reads a node of another body");
+    }
+    bool multi =
+        n.inputs.size() > 1 && n.kind != NodeKind::InputMerge && n.kind != NodeKind::Return;
+    if (multi && n.slot + n.inputs.size() > b.num_slots) fail(me + " has slots out of range");
+  }
+  for (const CallSite& s : g.sites) {
+    const Body& callee = g.bodies[s.callee];
+    if (s.calls.size() != callee.inputs.size()) fail("call site arity differs from its callee");
+    if (s.returns.size() != callee.exits.size()) fail("call site outputs differ from its callee");
+  }
+}
+
+}  // namespace adlang::graph

@@ -1,0 +1,170 @@
+// The tagged static dataflow graph (thesis, seed 004, Secs. 3-5): the IR that
+// semantics/graph/lower.hpp produces from the typed core IR and semantics/graph/executor.hpp runs.
+//
+// Every function body appears once (Sec. 4.2, Yaghi's transformation); the main term is the
+// entry body. Values of type T travel as |T| scalar edges (tuples split, Sec. 5.2.1). A call
+// site i is a group of Call_i nodes, one per argument scalar plus one for the control token,
+// and Return_i nodes, one per output (Sec. 5.2.1); the callee's inputs are InputMerge nodes
+// over its call sites (Sec. 4.2). `if` is Switch/Merge on the predicate with deadness
+// (Sec. 3.2). Node kinds, their inputs and outputs, and their firing rule:
+//
+//   Const      ctl                 -> r          the literal r (or the literal's range error)
+//   BoolConst  ctl                 -> b          true / false (as 1 / 0)
+//   Add        a, b                -> a + b      the built-in addition (range-checked)
+//   Op         x_1..x_|T|          -> y_1..y_|U| ev(op, x) (Sec. 3), bottom off its domain
+//   Pred       a, b                -> b          bev(pred, (a, b)), bottom where undefined
+//   Switch     d, p                -> d_t, d_f   d on the taken side, a dead token on the other
+//   Merge      t, e, p             -> v          the input p selects (the other one is dead);
+//                                                bottom if p is bottom (see docs/graph.md)
+//   InputMerge (one per call site) -> v          a function's input: whatever arrives (one
+//                                                call site per frame, so one token)
+//   Call       v                   -> (callee)   Call_i: tag t becomes t/i (a child frame)
+//   Return     (callee output)     -> v          Return_i: tag t/i becomes t; control edge
+//                                                from the site's control Call (Sec. 5.4.6)
+//   Exit       v                   -> (caller)   a body's output k, to Return_i of the site
+//                                                the tag ends in
+//   Sync       c_1..c_n            -> c          strictness: all inputs defined (see below)
+//   Gate       v, c                -> v          v, unless c is bottom
+//   Rd         w, l, free vars, ctl -> r_1..     W.rd_V(x:T. N) by symbolic evaluation and the
+//                                                linear R (host side; replaceable)
+//
+// Call-by-value strictness: the paper's semantics is strict, so a value computed and never
+// used (let x = log 0 in 1) still makes the program undefined. The lowering adds every port
+// that no strict node consumes to its context's effects; a Sync joins them and Gates hold the
+// context's outputs until they are known to be defined. The sets of nodes are static.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lang/name.hpp"
+#include "lang/op.hpp"
+#include "lang/source.hpp"
+#include "lang/term.hpp"
+#include "lang/type.hpp"
+#include "semantics/undefined.hpp"
+
+namespace adlang::graph {
+
+enum class NodeKind {
+  Const,
+  BoolConst,
+  Add,
+  Op,
+  Pred,
+  Switch,
+  Merge,
+  InputMerge,
+  Call,
+  Return,
+  Exit,
+  Sync,
+  Gate,
+  Rd,
+};
+inline constexpr int kNodeKinds = 14;
+
+const char* to_string(NodeKind k);
+
+using NodeId = std::uint32_t;
+inline constexpr NodeId kNoNode = UINT32_MAX;
+
+// An output port of a node.
+struct Port {
+  NodeId node = kNoNode;
+  std::uint32_t index = 0;
+  bool operator==(const Port&) const = default;
+};
+
+// A consumer of a port: input `input` of node `node`.
+struct Dest {
+  NodeId node;
+  std::uint32_t input;
+};
+
+// What an Rd node evaluates: `term` is letrec G_1 in ... letrec G_k in m.rd_l(x:T. N) with
+// the letrec groups in scope at the rd, closed except for `inputs` (m, l, then the free
+// variables of N other than x, in the order of the node's inputs).
+struct RdProgram {
+  Term term;
+  std::vector<std::pair<Name, Type>> inputs;
+};
+
+struct Node {
+  NodeKind kind;
+  std::uint32_t body;   // the body it belongs to
+  std::uint32_t local;  // its index in that body's node list
+  SourceLoc loc;        // of the term it came from
+  // Its place in the body's left-to-right call-by-value order (postorder of the term): the
+  // first undefinedness in this order is the one the program reports (docs/graph.md).
+  std::uint32_t pos = 0;
+  std::vector<Port> inputs;                // static inputs (InputMerge: one per call site)
+  std::vector<std::vector<Dest>> outputs;  // consumers of each output port
+  // For nodes with more than one input: the first of its input slots in a frame.
+  std::uint32_t slot = 0;
+  // Kind-specific data.
+  double value = 0;                     // Const, BoolConst
+  std::optional<Undefined> error;       // Const: the literal is out of range
+  std::optional<Op> op;                 // Op
+  std::optional<Pred> pred;             // Pred
+  std::uint32_t site = 0;               // Call, Return: the call site (global number)
+  std::uint32_t index = 0;              // Call: argument (== arity for control);
+                                        // Return, Exit: output; InputMerge: input
+  bool control = false;                 // Call/InputMerge of the control token
+  std::shared_ptr<const RdProgram> rd;  // Rd
+  std::uint32_t num_inputs() const { return static_cast<std::uint32_t>(inputs.size()); }
+  std::uint32_t num_outputs() const { return static_cast<std::uint32_t>(outputs.size()); }
+};
+
+// Call site i (numbered from 1 in the whole graph, as in the thesis's pictures).
+struct CallSite {
+  std::uint32_t number;          // i
+  std::uint32_t caller, callee;  // bodies
+  std::uint32_t local;           // its index among the caller body's sites (frame slots)
+  std::uint32_t pos;             // its place in the caller's evaluation order
+  SourceLoc loc;
+  std::vector<NodeId> calls;    // Call_i per argument scalar, then the control Call
+  std::vector<NodeId> returns;  // Return_i per output of the callee
+};
+
+// A function body (or the main term).
+struct Body {
+  std::string name;  // the function's name; "main" for the entry body
+  SourceLoc loc;
+  Type param_type, result_type;
+  std::vector<NodeId> inputs;        // InputMerge per parameter scalar, then the control input
+  std::vector<NodeId> exits;         // Exit per output (|U| of them, or one control "done")
+  std::vector<NodeId> nodes;         // every node of the body, by local index (contiguous ids)
+  NodeId first = 0;                  // id of its first node: local index = id - first
+  std::vector<std::uint32_t> sites;  // its call sites (global indices), by local index
+  std::uint32_t num_slots = 0;       // input slots of its multi-input nodes
+  std::uint32_t num_multi = 0;       // nodes with more than one input
+  std::vector<std::uint32_t> multi_index;  // per local node: its index among multi-input nodes
+};
+
+struct Graph {
+  std::vector<Node> nodes;
+  std::vector<Body> bodies;
+  std::vector<CallSite> sites;
+  std::uint32_t main = 0;                             // the entry body
+  std::vector<std::pair<Name, Type>> program_inputs;  // main's parameters, in order
+  Type result_type;
+
+  const Node& node(NodeId id) const { return nodes[id]; }
+  // Number of outputs a body of result type U has: |U|, or one control token when |U| = 0.
+  static std::uint32_t output_count(Type u) {
+    return u.size() == 0 ? 1 : static_cast<std::uint32_t>(u.size());
+  }
+};
+
+// Counts of nodes by kind (adlang graph --stats).
+std::vector<std::size_t> count_by_kind(const Graph& g);
+
+// Checks the graph's structural invariants (every input wired, edges symmetric, slots
+// consistent); throws InternalError naming the first violation. Run after lowering in tests.
+void verify(const Graph& g);
+
+}  // namespace adlang::graph

@@ -1,0 +1,4 @@
+def f(t):
+    t.x = 1
+    return t
+f(1)

@@ -1,0 +1,3 @@
+def f(x):
+    return 0 < x < 1
+f(0.5)

@@ -1,0 +1,5 @@
+class P:
+    pass
+p = P()
+p.x = 1
+p.x

@@ -1,0 +1,2 @@
+g = lambda x: x + 1
+g(1)

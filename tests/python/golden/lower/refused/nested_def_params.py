@@ -1,0 +1,5 @@
+def f(x):
+    def g(y):
+        return x + y
+    return g(1)
+f(2)

@@ -1,0 +1,5 @@
+n = 1
+while n > 0:
+    n = n + 1
+    print(n)
+n

@@ -1,0 +1,3 @@
+def f(x):
+    raise ValueError(x)
+f(1)

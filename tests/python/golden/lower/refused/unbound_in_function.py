@@ -1,0 +1,3 @@
+def f(x):
+    return g
+f(1)

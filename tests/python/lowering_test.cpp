@@ -1,0 +1,196 @@
+// The Python front end (lang/python/lower, docs/python.md). Golden files in golden/lower/: each
+// construct's .py next to the .ad text it lowers to, each refused construct's .py next to its
+// diagnostic (.err). Every lowered program parses back and type-checks; the plain programs
+// print what CPython prints for them.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+
+#include "cli/process.hpp"
+#include "lang/diagnostics.hpp"
+#include "lang/parser.hpp"
+#include "lang/python/lower/python_lowering.hpp"
+#include "lang/type_checker.hpp"
+#include "support/test_support.hpp"
+
+namespace adlang {
+namespace {
+
+const std::string kGoldenDir = "/tests/python/golden/lower";
+
+std::vector<std::string> python_files(const std::string& dir) {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(test::source_dir() + dir))
+    if (e.path().extension() == ".py") files.push_back(e.path().stem().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// expect_golden reads tests/golden/<name>; these goldens live beside their inputs.
+std::string golden_name(const std::string& dir, const std::string& file) {
+  return ".." + dir.substr(std::string("/tests").size()) + "/" + file;
+}
+
+SourceFile source(const std::string& dir, const std::string& stem) {
+  std::string path = test::source_dir() + dir + "/" + stem + ".py";
+  return SourceFile(stem + ".py", test::read_file(path));
+}
+
+class LoweredConstruct : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LoweredConstruct, MatchesGoldenAndTypeChecks) {
+  SourceFile file = source(kGoldenDir, GetParam());
+  py::LoweredPython lowered = py::lower_python(file);
+  std::string text = py::print_lowered(lowered);
+  test::expect_golden(golden_name(kGoldenDir, GetParam() + ".ad"), text);
+  // What `adlang fmt` prints is a program of the language: it parses and type-checks, with
+  // its inputs real.
+  SyntaxProgram reparsed = parse_program(text);
+  std::vector<TypedName> inputs;
+  for (Name x : program_inputs(reparsed))
+    inputs.push_back(TypedName{x, Type::real()});
+  NameSupply names;
+  for (Name n : reparsed.identifiers)
+    names.reserve(n);
+  EXPECT_NO_THROW(check_program(reparsed, inputs, names)) << text;
+}
+
+INSTANTIATE_TEST_SUITE_P(PythonLowering, LoweredConstruct,
+                         ::testing::ValuesIn(python_files(kGoldenDir)));
+
+class RefusedConstruct : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RefusedConstruct, IsReportedAtItsLocation) {
+  const std::string dir = kGoldenDir + "/refused";
+  SourceFile file = source(dir, GetParam());
+  std::string rendered;
+  try {
+    py::lower_python(file);
+    FAIL() << GetParam() << ".py was lowered";
+  } catch (const CompileError& e) {
+    ASSERT_TRUE(e.diagnostic().loc.known()) << e.what();
+    rendered = render(e.diagnostic(), &file);
+  }
+  test::expect_golden(golden_name(dir, GetParam() + ".err"), rendered);
+}
+
+INSTANTIATE_TEST_SUITE_P(PythonLowering, RefusedConstruct,
+                         ::testing::ValuesIn(python_files(kGoldenDir + "/refused")));
+
+// The numbers in a printed value: "(1, 2.5)" and "[1.0, 2.5]" both give {1, 2.5}.
+std::vector<double> numbers_in(const std::string& text) {
+  std::vector<double> out;
+  auto digit = [&](std::size_t k) {
+    return k < text.size() && std::isdigit(static_cast<unsigned char>(text[k]));
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t start = i;
+    if (text[i] == '-' && digit(i + 1)) ++i;
+    if (!digit(i)) {
+      i = start + 1;
+      continue;
+    }
+    while (digit(i))
+      ++i;
+    if (i < text.size() && text[i] == '.' && digit(i + 1))
+      for (++i; digit(i);)
+        ++i;
+    if (i < text.size() && text[i] == 'e') {
+      std::size_t k = i + 1;
+      if (k < text.size() && (text[k] == '-' || text[k] == '+')) ++k;
+      if (digit(k))
+        for (i = k; digit(i);)
+          ++i;
+    }
+    out.push_back(std::stod(text.substr(start, i - start)));
+  }
+  return out;
+}
+
+// The plain programs without inputs print, under `adlang run`, what `python3` prints.
+TEST(PythonLowering, PlainProgramsPrintWhatCPythonPrints) {
+  int compared = 0;
+  for (const std::string& stem : python_files(kGoldenDir)) {
+    std::string path = test::source_dir() + kGoldenDir + "/" + stem + ".py";
+    std::string text = test::read_file(path);
+    if (text.find("tensorflow") != std::string::npos) continue;
+    py::LoweredPython lowered = py::lower_python(SourceFile(path, text));
+    if (!program_inputs(lowered.program).empty()) continue;
+    test::ProcessResult cpython = test::run_process("/usr/bin/python3", {path});
+    test::ProcessResult ours = test::run_process(test::adlang_binary(), {"run", path});
+    ASSERT_EQ(cpython.exit_code, 0) << cpython.err;
+    ASSERT_EQ(ours.exit_code, 0) << ours.err;
+    std::vector<double> want = numbers_in(cpython.out), got = numbers_in(ours.out);
+    ASSERT_EQ(want.size(), got.size()) << stem << ": " << cpython.out << " vs " << ours.out;
+    for (std::size_t i = 0; i < want.size(); ++i)
+      EXPECT_NEAR(got[i], want[i], 1e-12 * std::max(1.0, std::fabs(want[i])))
+          << stem << ": " << cpython.out << " vs " << ours.out;
+    ++compared;
+  }
+  EXPECT_GE(compared, 5);
+}
+
+}  // namespace
+}  // namespace adlang
+
+namespace adlang {
+namespace {
+
+// Appendix B's tf.device blocks become placements of the lines they hold, on the task's rank.
+TEST(ThesisPrograms, DeviceBlocksArePlacements) {
+  std::string path = test::source_dir() + "/examples/thesis/fac.py";
+  py::LoweredPython lowered = py::lower_python(SourceFile(path, test::read_file(path)));
+  std::vector<std::string> place;
+  for (const py::Placement& p : lowered.placements)
+    for (const std::string& o : p.place_options())
+      place.push_back(o);
+  EXPECT_EQ(place, (std::vector<std::string>{"fac:16=0", "fac:20=1", "fac:23=1"}));
+  ASSERT_EQ(lowered.defaults.size(), 1u);
+  EXPECT_EQ(lowered.defaults[0].name.str() + "=" + lowered.defaults[0].value, "n=5");
+}
+
+struct ThesisRun {
+  std::string file;
+  std::vector<std::string> env;
+  std::string value;
+};
+
+// The thesis's scripts (examples/thesis, Appendices B and C as printed) give its values
+// (Tables 6.1-6.4, Appendix B) under every evaluator: the compiled one (run), the reference
+// one in the limited language of Fig. 8 (run --unfold), the denotational one (den), and the
+// tagged dataflow graph, static (at 1 and 2 threads) and dynamic.
+TEST(ThesisPrograms, GiveTheThesisValuesUnderEveryEngine) {
+  const std::vector<ThesisRun> runs = {
+      {"fac.py", {}, "120"}, {"fib.py", {}, "75025"},
+      {"ack.py", {}, "9"},   {"ack.py", {"--env", "m=3", "--env", "n=3"}, "61"},
+      {"tak.py", {}, "9"},
+      {"primes.py", {}, "42209"},
+  };
+  const std::vector<std::vector<std::string>> engines = {
+      {"run"},
+      {"run", "--unfold", "100000"},
+      {"den"},
+      {"run", "--engine", "graph"},
+      {"run", "--engine", "graph", "--threads", "2"},
+      {"run", "--engine", "graph-dynamic"}};
+  std::string dir = test::source_dir() + "/examples/thesis";
+  for (const ThesisRun& r : runs) {
+    for (const auto& engine : engines) {
+      std::vector<std::string> args = engine;
+      args.push_back(r.file);
+      args.insert(args.end(), r.env.begin(), r.env.end());
+      test::ProcessResult p = test::run_process(test::adlang_binary(), args, dir);
+      std::string how;
+      for (const std::string& a : engine)
+        how += a + " ";
+      EXPECT_EQ(p.exit_code, 0) << how << r.file << "\n" << p.err;
+      EXPECT_EQ(p.out, r.value + "\n") << how << r.file;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace adlang

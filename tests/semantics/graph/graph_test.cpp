@@ -1,0 +1,259 @@
+// The tagged dataflow graph (semantics/graph): the thesis's programs, undefinedness with its
+// reason and location, budgets, pictures, and agreement with the compiled evaluator on random
+// programs (RapidCheck; `adlang check --property graph-agrees` runs more).
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "ad/linear_reverse_deriv.hpp"
+#include "checker/graph_agrees.hpp"
+#include "checker/program_generator.hpp"
+#include "cli/commands.hpp"
+#include "lang/free_vars.hpp"
+#include "semantics/graph/dot.hpp"
+#include "semantics/graph/executor.hpp"
+#include "semantics/graph/lower.hpp"
+#include "support/test_support.hpp"
+
+namespace adlang {
+namespace {
+
+struct Lowered {
+  test::Checked checked;
+  graph::Graph g;
+  std::vector<Value<double>> values;
+};
+
+Lowered lowered(const std::string& program, const test::Env& env = {}) {
+  Lowered l{test::check(program, env), {}, {}};
+  std::vector<std::pair<Name, Type>> inputs;
+  for (const auto& [name, text] : env) {
+    ParsedValue<double> v = parse_value<double>(text);
+    inputs.emplace_back(Name(name), v.type);
+    l.values.push_back(v.value);
+  }
+  l.g = graph::lower_to_graph(l.checked.term, inputs);
+  graph::verify(l.g);
+  return l;
+}
+
+graph::GraphOptions options(graph::Engine e = graph::Engine::Static, unsigned threads = 1,
+                            graph::Deadness d = graph::Deadness::Elide);
+
+// The printed value, or "undefined (<kind>): <reason> at L:C".
+std::string run_graph(const std::string& program, const test::Env& env = {},
+                      graph::GraphOptions o = options(), graph::GraphStats* stats = nullptr) {
+  Lowered l = lowered(program, env);
+  try {
+    Value<double> v = graph::run_graph(l.g, l.values, o, l.checked.names, stats);
+    return print_value<double>(l.checked.term.type(), v);
+  } catch (const Undefined& e) {
+    return std::string("undefined (") + to_string(e.kind()) + "): " + e.what() + " at " +
+           std::to_string(e.loc().line) + ":" + std::to_string(e.loc().col);
+  }
+}
+
+graph::GraphOptions options(graph::Engine e, unsigned threads, graph::Deadness d) {
+  graph::GraphOptions o;
+  o.eval.reverse_deriv = &linear_reverse_deriv;  // as `adlang run` (--ad linear)
+  o.eval.max_derivative_steps = 200'000'000;
+  o.engine = e;
+  o.threads = threads;
+  o.deadness = d;
+  return o;
+}
+
+const char* kFib =
+    "def fib(n: real): real = if n < 1.5 then 1 else fib(n - 1) + fib(n - 2);\nfib(n)";
+const char* kAck =
+    "def ack(p: real * real): real = let (m: real, n: real) = p in\n"
+    "  if m < 0.5 then n + 1 else if n < 0.5 then ack(m - 1, 1) else ack(m - 1, ack(m, n - 1));\n"
+    "ack(m, n)";
+const char* kTak =
+    "def tak(p: real^3): real = let (x: real, y: real, z: real) = p in\n"
+    "  if y < x - 0.5 then tak(tak(x - 1, y, z), tak(y - 1, z, x), tak(z - 1, x, y)) else z;\n"
+    "tak(x, y, z)";
+const char* kMutual =
+    "def even(n: real): real = if n < 0.5 then 1 else odd(n - 1);\n"
+    "def odd(n: real): real = if n < 0.5 then 0 else even(n - 1);\n"
+    "(even(n), odd(n))";
+
+TEST(GraphThesisPrograms, FibAckTakOnEveryEngine) {
+  for (graph::Engine e : {graph::Engine::Static, graph::Engine::Dynamic}) {
+    for (unsigned threads : {1u, 2u}) {
+      for (graph::Deadness d : {graph::Deadness::Elide, graph::Deadness::Propagate}) {
+        graph::GraphOptions o = options(e, threads, d);
+        EXPECT_EQ(run_graph(kFib, {{"n", "18"}}, o), "4181");
+        EXPECT_EQ(run_graph(kAck, {{"m", "2"}, {"n", "3"}}, o), "9");
+        EXPECT_EQ(run_graph(kTak, {{"x", "12"}, {"y", "8"}, {"z", "4"}}, o), "5");
+        EXPECT_EQ(run_graph(kMutual, {{"n", "7"}}, o), "(0, 1)");
+      }
+    }
+  }
+}
+
+TEST(GraphThesisPrograms, ThesisSizes) {
+  EXPECT_EQ(run_graph(kFib, {{"n", "24"}}), "75025");
+  EXPECT_EQ(run_graph(kAck, {{"m", "3"}, {"n", "3"}}), "61");
+}
+
+TEST(GraphFrames, FreedWithTheirLastTokenSoPeakIsTheDepth) {
+  graph::GraphStats s;
+  EXPECT_EQ(run_graph(kFib, {{"n", "15"}}, options(), &s), "987");
+  EXPECT_EQ(s.frames_created, 1973u);  // every call of fib(15)
+  EXPECT_EQ(s.calls, 1973u);
+  // The main frame, one per level of the recursion, and a sibling being entered.
+  EXPECT_LE(s.peak_live_frames, 17u);
+  EXPECT_EQ(s.dead_tokens, 0u);  // elided
+  graph::GraphStats p;
+  run_graph(kFib, {{"n", "15"}}, options(graph::Engine::Static, 1, graph::Deadness::Propagate), &p);
+  EXPECT_GT(p.dead_tokens, 0u);
+  EXPECT_EQ(p.frames_created, 1973u);  // dead tokens never enter a body
+}
+
+TEST(GraphUndefined, ReasonAndLocation) {
+  EXPECT_EQ(run_graph("let x: real = log(0) in 1"),
+            "undefined (operator outside its domain): log(x) is undefined at x = 0 at 1:15");
+  // The first undefinedness in left-to-right order is reported, whatever fires first.
+  EXPECT_EQ(run_graph("(1 / 0, if 0 < 0 then 1 else 2)").substr(0, 40),
+            "undefined (operator outside its domain):");
+  EXPECT_EQ(run_graph("(if 0 < 0 then 1 else 2, 1 / 0)").substr(0, 30),
+            "undefined (predicate undefined");
+  // A value computed in a branch and never used still makes the program undefined.
+  EXPECT_EQ(run_graph("if 1 < 2 then let y: real = sqrt(-1) in 3 else 4").substr(0, 40),
+            "undefined (operator outside its domain):");
+  // The untaken branch is never evaluated.
+  EXPECT_EQ(run_graph("if 1 < 2 then 3 else log(0)"), "3");
+}
+
+TEST(GraphUndefined, InfiniteRecursionRunsOutOfFuel) {
+  graph::GraphOptions o = options();
+  o.eval.fuel = 1000;
+  std::string r = run_graph("def f(x: real): real = f(x + 1);\nf(0)", {}, o);
+  EXPECT_EQ(r, "undefined (out of fuel): out of fuel after 1000 function calls in 'f' at 1:24");
+}
+
+TEST(GraphUndefined, MaxFramesIsReported) {
+  graph::GraphOptions o = options();
+  o.max_frames = 100;
+  std::string r =
+      run_graph("def down(n: real): real = if n < 0.5 then 0 else 1 + down(n - 1);\ndown(n)",
+                {{"n", "1000"}}, o);
+  EXPECT_NE(r.find("more than 100 activations are live at once"), std::string::npos) << r;
+  EXPECT_EQ(r.substr(0, 11), "undefined (");
+  EXPECT_EQ(run_graph("def down(n: real): real = if n < 0.5 then 0 else 1 + down(n - 1);\ndown(n)",
+                      {{"n", "90"}}, o),
+            "90");
+}
+
+TEST(GraphLowering, ProgramWithoutFunctionsIsOneBody) {
+  Lowered l = lowered("let p: real * real = (x, 2) in fst p * snd p + sin(x)", {{"x", "3"}});
+  EXPECT_EQ(l.g.bodies.size(), 1u);
+  EXPECT_TRUE(l.g.sites.empty());
+  EXPECT_EQ(
+      run_graph("let p: real * real = (x, 2) in fst p * snd p + sin(x)", {{"x", "3"}}),
+      test::run<double>("let p: real * real = (x, 2) in fst p * snd p + sin(x)", {{"x", "3"}}));
+}
+
+TEST(GraphLowering, EachBodyOnceAndEachCallSiteNumbered) {
+  Lowered l = lowered(kTak, {{"x", "1"}, {"y", "2"}, {"z", "3"}});
+  ASSERT_EQ(l.g.bodies.size(), 2u);  // main and tak, each once
+  EXPECT_EQ(l.g.sites.size(), 5u);   // main's call and tak's four
+  for (const graph::CallSite& s : l.g.sites) {
+    EXPECT_EQ(s.calls.size(), 4u);    // one per argument scalar and the control token
+    EXPECT_EQ(s.returns.size(), 1u);  // one per output
+  }
+}
+
+TEST(GraphRd, DerivativesAndRecursionThroughRd) {
+  EXPECT_EQ(run_graph("1.rd[1](x: real. x * 1.rd[1](y: real. x + y))"), "1");
+  const char* pow =
+      "def pow(p: real * real): real = let (x: real, n: real) = p in\n"
+      "  if n < 0.5 then 1 else x * pow(x, n - 1);\n"
+      "grad[x](y: real. pow(y, 3))";
+  EXPECT_EQ(run_graph(pow, {{"x", "2"}}), "12");
+  EXPECT_EQ(run_graph(pow, {{"x", "2"}}, options(graph::Engine::Dynamic, 2)), "12");
+}
+
+TEST(GraphDot, Golden) {
+  test::expect_golden("graph/fib.dot", graph::to_dot(lowered(kFib, {{"n", "1"}}).g));
+  test::expect_golden("graph/mutual.dot", graph::to_dot(lowered(kMutual, {{"n", "1"}}).g));
+  test::expect_golden(
+      "graph/nested_if.dot",
+      graph::to_dot(lowered("if x < 0 then 0 else if x < 1 then x * x else 1", {{"x", "2"}}).g));
+}
+
+RC_GTEST_PROP(GraphAgrees, WithTheCompiledEvaluatorBitForBit, ()) {
+  gen::GeneratedProgram p = *gen::program(gen::GenConfig{});
+  std::vector<std::pair<Name, Type>> inputs;
+  std::vector<Value<double>> values;
+  for (std::size_t i = 0; i < p.inputs.size(); ++i) {
+    inputs.emplace_back(p.inputs[i].name, p.inputs[i].type);
+    values.push_back(parse_value<double>(p.input_values[i]).value);
+  }
+  checker::CheckConfig config;
+  checker::Outcome o = checker::graph_agrees_on(p.term, inputs, values, config);
+  RC_ASSERT(o.verdict != checker::Verdict::Fail);
+}
+
+}  // namespace
+}  // namespace adlang
+
+namespace adlang {
+namespace {
+
+std::string temp_file(const std::string& name, const std::string& text) {
+  std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(GraphCommand, TypeErrorIsAClearCompileError) {
+  GraphCommandOptions o;
+  o.file = temp_file("graph_type_error.ad", "def f(x: real): real = (x, x);\nf(1)\n");
+  std::ostringstream out, err;
+  EXPECT_EQ(graph_command(o, out, err), 3);
+  EXPECT_NE(err.str().find("error"), std::string::npos) << err.str();
+}
+
+TEST(GraphCommand, SvgAndPngByGraphviz) {
+  for (const char* format : {"svg", "png"}) {
+    GraphCommandOptions o;
+    o.file = temp_file("graph_fib.ad", kFib);
+    o.env = {"n=3"};
+    o.format = format;
+    o.output = ::testing::TempDir() + "graph_fib." + format;
+    o.stats = true;
+    std::ostringstream out, err;
+    ASSERT_EQ(graph_command(o, out, err), 0) << err.str();
+    std::string picture = test::read_file(o.output);
+    EXPECT_GT(picture.size(), 1000u);
+    if (std::string(format) == "svg") {
+      EXPECT_NE(picture.find("Call_2"), std::string::npos);
+    } else {
+      EXPECT_EQ(picture.substr(1, 3), "PNG");
+    }
+    EXPECT_NE(out.str().find("peak live frames: "), std::string::npos) << out.str();
+  }
+}
+
+TEST(GraphCommand, RunRefusesOtherPrecisionsAndReportsMaxFrames) {
+  RunCommandOptions o;
+  o.file = temp_file("graph_down.ad",
+                     "def down(n: real): real = if n < 0.5 then 0 else 1 + down(n - 1);\ndown(n)");
+  o.env = {"n=500"};
+  o.engine = RunEngine::Graph;
+  o.max_frames = 50;
+  std::ostringstream out, err;
+  EXPECT_EQ(run_command(o, out, err), 1);
+  EXPECT_NE(err.str().find("--max-frames"), std::string::npos) << err.str();
+  o.precision = Precision::Digits50;
+  std::ostringstream out2, err2;
+  EXPECT_EQ(run_command(o, out2, err2), 2);
+  EXPECT_NE(err2.str().find("double precision"), std::string::npos) << err2.str();
+}
+
+}  // namespace
+}  // namespace adlang
