@@ -23,8 +23,9 @@ bool compute_nearly_exhausted(const char* here);
 // True when less than a safety margin of the current thread's stack remains. Cheap: one
 // comparison once the thread's limit is known.
 inline bool stack_nearly_exhausted() {
-  char here = 0;
-  const char* addr = &here;
+  // The frame's address, not a local's: under AddressSanitizer a local may live on its "fake
+  // stack" (heap memory, for detecting use after return), whose address says nothing of depth.
+  const char* addr = static_cast<const char*>(__builtin_frame_address(0));
   if (stack_detail::limit != nullptr) return addr < stack_detail::limit;
   return stack_detail::compute_nearly_exhausted(addr);
 }
