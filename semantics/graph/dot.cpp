@@ -68,9 +68,15 @@ const char* shape(NodeKind k) {
       return "plaintext";
     case NodeKind::Exit:
       return "invhouse";
-    default:
+    case NodeKind::Add:
+    case NodeKind::Op:
+    case NodeKind::Pred:
+    case NodeKind::Sync:
+    case NodeKind::Gate:
+    case NodeKind::Rd:
       return "ellipse";
   }
+  return "ellipse";
 }
 
 }  // namespace

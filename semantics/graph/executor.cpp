@@ -607,8 +607,15 @@ class Executor {
         release(f, 1);
         return;
       }
-      default:
-        break;
+      case NodeKind::Add:
+      case NodeKind::Op:
+      case NodeKind::Pred:
+      case NodeKind::Switch:
+      case NodeKind::Merge:
+      case NodeKind::Sync:
+      case NodeKind::Gate:
+      case NodeKind::Rd:
+        break;  // strict nodes and Switch/Merge: below, once their inputs are gathered
     }
     // Strict nodes: gather the inputs.
     std::uint32_t nin = n.nin;
@@ -694,7 +701,14 @@ class Executor {
       case NodeKind::Rd:
         fire_rd(w, f, n, in);
         break;
-      default:
+      case NodeKind::Const:
+      case NodeKind::BoolConst:
+      case NodeKind::Switch:
+      case NodeKind::Merge:
+      case NodeKind::InputMerge:
+      case NodeKind::Call:
+      case NodeKind::Return:
+      case NodeKind::Exit:
         throw InternalError("internal error: unexpected node kind in the executor");
     }
     release(f, nin);
