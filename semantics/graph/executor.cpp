@@ -368,14 +368,17 @@ class Executor {
     for (std::size_t i = 0; i < b.sites.size(); ++i)
       new (&f->children[i]) typename F::Child(nullptr);
     p += sizeof(typename F::Child) * b.sites.size();
+    // The 8-byte parts first (Tokens), then the 4-byte counts, then the flags: each part
+    // aligned for its type.
+    static_assert(alignof(F) >= alignof(Token) && alignof(typename F::Child) >= alignof(Token));
     f->slots = reinterpret_cast<Token*>(p);
     p += sizeof(Token) * b.num_slots;
+    f->args = reinterpret_cast<Token*>(p);
+    p += sizeof(Token) * nargs;
     f->pending = reinterpret_cast<typename F::Pending*>(p);
     for (std::size_t i = 0; i < b.num_multi; ++i)
       new (&f->pending[i]) typename F::Pending(pending_init_[body][i]);
     p += sizeof(typename F::Pending) * b.num_multi;
-    f->args = reinterpret_cast<Token*>(p);
-    p += sizeof(Token) * nargs;
     f->has_arg = reinterpret_cast<std::uint8_t*>(p);
     std::memset(f->has_arg, 0, nargs);
     if (o_.engine == Engine::Dynamic && parent) {
