@@ -48,7 +48,7 @@ run() {
     "fuzz/regressions/$target" "${seeds[@]}" -dict="$dict" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
     -artifact_prefix="build-fuzz/findings/$target/" 2>&1 |
-    grep -E "^(#[0-9]+ +(INITED|DONE)|stat::|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written|.*ERROR)" ||
+    grep -E "^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::|==[0-9]+==|SUMMARY|artifact_prefix|Test unit written|.*ERROR)" ||
     true
   # A finding leaves an input in findings/.
   if compgen -G "build-fuzz/findings/$target/*" >/dev/null; then

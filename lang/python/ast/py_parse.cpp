@@ -305,6 +305,22 @@ PyObject* python_parse(const std::string& path, const std::string& text) {
     throw CompileError(SourceLoc{line, static_cast<std::uint32_t>(nul - ls + 1)},
                        "the script contains a null byte");
   }
+  // CPython ends a line at a carriage return not followed by a line feed (universal newlines),
+  // but locations here and the rewriter's edits count lines by '\n': such a script would be
+  // edited at the wrong lines, so it is refused.
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) {
+      std::uint32_t line = 1;
+      std::size_t ls = 0;
+      for (std::size_t j = 0; j < i; ++j)
+        if (text[j] == '\n') {
+          ++line;
+          ls = j + 1;
+        }
+      throw CompileError(SourceLoc{line, static_cast<std::uint32_t>(i - ls + 1)},
+                         "the script has a carriage return that does not end a CRLF line",
+                         {"end lines with \\n or \\r\\n, e.g. with `mac2unix`"});
+    }
   PythonLock lock;
   static PyObject* parse_fn = nullptr;
   if (!parse_fn) {
