@@ -1,6 +1,7 @@
 // Fuzz target: adlang pyrewrite (CPython's parser and the Horovod rewrite). A rewritten script
-// parses again; a script left unchanged is returned byte for byte; the lines before the first
-// changed line and after the last one are byte-identical.
+// parses again; a script left unchanged is returned byte for byte. (That the lines no rule
+// touched are byte-identical is not checked here: it needs the rewriter's list of edits, see
+// docs/fuzzing.md.)
 #include <cstdio>
 #include <cstdlib>
 #include <string>
