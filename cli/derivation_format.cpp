@@ -203,7 +203,7 @@ class LatexWriter : Walker {
  public:
   using Walker::Walker;
   std::string run(const Derivation& root) {
-    std::string body = write(root, 0);
+    std::string body = write(root, 0, 0);
     // The tree is set in a box as wide as it needs (premises are never wrapped), and the
     // page is made the size of the box.
     std::ostringstream out;
@@ -214,12 +214,17 @@ class LatexWriter : Walker {
         << "\\usepackage{amsmath,amssymb}\n"
         << "\\usepackage{mathpartir}\n"
         << "\\pagestyle{empty}\n"
-        << "\\newsavebox{\\derivation}\n"
-        << "\\begin{document}\n"
+        << "\\newsavebox{\\derivation}\n";
+    for (std::size_t i = 0; i < boxes_.size(); ++i)
+      out << "\\newsavebox{" << box_name(i) << "}\n";
+    out << "\\begin{document}\n"
         << "\\setlength{\\textwidth}{500cm}\\setlength{\\linewidth}{500cm}"
-           "\\setlength{\\hsize}{500cm}\n"
-        << "\\begin{lrbox}{\\derivation}\\small$\\displaystyle\n"
-        << body << "\n$\\end{lrbox}\n";
+           "\\setlength{\\hsize}{500cm}\n";
+    // The subtrees cut off by write(), deepest first: each box is set before the boxes that
+    // use it.
+    for (std::size_t i = 0; i < boxes_.size(); ++i)
+      out << "\\sbox{" << box_name(i) << "}{\\small$\\displaystyle\n" << boxes_[i] << "\n$}\n";
+    out << "\\begin{lrbox}{\\derivation}\\small$\\displaystyle\n" << body << "\n$\\end{lrbox}\n";
     if (shown() < total()) {
       out << "\\setbox\\derivation=\\vbox{\\box\\derivation\\par\\vskip 4mm\\hbox{\\small "
           << shown() << " of " << total()
@@ -256,7 +261,31 @@ class LatexWriter : Walker {
            (d.figure ? "\\ \\text{\\tiny(" + std::to_string(d.figure) + ")}" : std::string());
   }
 
-  std::string write(const Derivation& d, std::size_t depth) {
+  // TeX allows 255 levels of grouping and mathpartir's \inferrule takes about ten per level
+  // of the tree (pdflatex stops at 25 levels): a subtree whose root is this many levels below
+  // the root of its box is set in a box of its own, and the tree uses the box.
+  static constexpr std::size_t kLevelsPerBox = 12;
+
+  // The subtrees set in their own boxes, in the order they were written.
+  std::vector<std::string> boxes_;
+
+  // \adlangboxa, \adlangboxb, ..., \adlangboxz, \adlangboxba, ...: control sequences
+  // are letters only.
+  static std::string box_name(std::size_t i) {
+    std::string letters;
+    do {
+      letters.insert(letters.begin(), static_cast<char>('a' + i % 26));
+      i /= 26;
+    } while (i > 0);
+    return "\\adlangbox" + letters;
+  }
+
+  std::string write(const Derivation& d, std::size_t depth, std::size_t level) {
+    if (level == kLevelsPerBox && !d.premises.empty()) {
+      std::string tree = write(d, depth, 0);
+      boxes_.push_back(tree);
+      return "\\usebox{" + box_name(boxes_.size() - 1) + "}";
+    }
     switch (visit(d, depth)) {
       case Visit::ElideSize:
       case Visit::ElideDepth:
@@ -270,7 +299,7 @@ class LatexWriter : Walker {
     std::string premises;
     if (!d.function.empty()) calls_.push_back(d.function);
     for (std::size_t i = 0; i < d.premises.size(); ++i)
-      premises += (i ? " \\\\ " : "") + write(d.premises[i], depth + 1);
+      premises += (i ? " \\\\ " : "") + write(d.premises[i], depth + 1, level + 1);
     if (!d.function.empty()) calls_.pop_back();
     std::string side =
         d.side.empty() ? "" : "\\quad \\text{\\scriptsize(" + tex_side(d.side) + ")}";

@@ -142,6 +142,25 @@ TEST(Derivation, LatexCompilesWithPdflatex) {
       adlang_in(kDir, args("trace", cases()[4], {"--derivation-format", "latex"})).out);
 }
 
+// A tree deeper than TeX's 255 grouping levels allow in one formula (about 25 levels of
+// \inferrule) is set in nested boxes, and compiles.
+TEST(Derivation, DeepLatexDerivationsCompile) {
+  std::string dir = testing::TempDir() + "adlang_deep_latex_" + std::to_string(getpid());
+  ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
+  std::string fib = test::source_dir() + "/examples/fib.ad";
+  ProcessResult tex =
+      adlang_in(kDir, {"run", fib, "--env", "n=6", "--derivation", "--derivation-format", "latex",
+                       "--derivation-depth", "100", "--derivation-size", "5000"});
+  ASSERT_EQ(tex.exit_code, 0) << tex.err;
+  EXPECT_EQ(tex.out.find("judgements shown"), std::string::npos) << "the whole tree is shown";
+  EXPECT_NE(tex.out.find("\\usebox{\\adlangboxb}"), std::string::npos) << "it is cut into boxes";
+  std::ofstream(dir + "/fib.tex") << tex.out;
+  ProcessResult pdf = test::run_process(
+      "/usr/bin/pdflatex", {"-interaction=nonstopmode", "-halt-on-error", "fib.tex"}, dir);
+  ASSERT_EQ(pdf.exit_code, 0) << pdf.out << pdf.err;
+  EXPECT_TRUE(std::ifstream(dir + "/fib.pdf").good());
+}
+
 TEST(Derivation, LongDerivationsAreElidedAndRecursionFolds) {
   std::string fib = test::source_dir() + "/examples/fib.ad";
   ProcessResult full =
