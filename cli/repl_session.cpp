@@ -8,9 +8,11 @@
 #include "cli/command_runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/program_loader.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/lexer.hpp"
 #include "lang/parser.hpp"
+#include "lang/python/lower/python_lowering.hpp"
 #include "lang/type_checker.hpp"
 
 namespace adlang {
@@ -234,19 +236,30 @@ int ReplSession::load(const std::string& path) {
   CommonOptions opts = base_options();
   opts.file = path;
   std::shared_ptr<SourceFile> source;
-  SyntaxProgram syntax;
+  ParsedFile parsed;
   {
     std::shared_ptr<SourceFile> file;
     int code = run_guarded(false, out_, err_, file, [&] {
       source = read_source(path);
       file = source;
-      syntax = parse_file(*source).syntax;
+      parsed = parse_file(*source);
       return int(kExitOk);
     });
     if (code != kExitOk) return code;
   }
+  const SyntaxProgram& syntax = parsed.syntax;
+  // A Python program runs as `adlang run` runs it: under total comparisons unless the session
+  // chose (docs/python.md); its definitions come from its lowering, printed as .ad text.
+  bool python = py::is_python_path(path);
+  if (python && !predicates_set_) {
+    predicates_ = PredicateMode::Total;
+    opts.predicates = predicates_;
+    out_ << "-- predicates total, as for every Python program (:set predicates strict to "
+            "change)\n";
+  }
+  const std::string& text = python ? parsed.lowered_text : source->text();
   // Its definitions: from each `def` to its ';'.
-  std::vector<Token> toks = tokens_of(source->text());
+  std::vector<Token> toks = tokens_of(text);
   std::vector<std::string> texts;
   for (std::size_t i = 0; i < toks.size(); ++i) {
     if (toks[i].kind != TokenKind::KwDef) continue;
@@ -254,9 +267,9 @@ int ReplSession::load(const std::string& path) {
     while (j < toks.size() && toks[j].kind != TokenKind::Semicolon)
       ++j;
     if (j == toks.size()) break;
-    std::size_t b = offset_of(source->text(), toks[i].loc);
-    std::size_t e = offset_of(source->text(), toks[j].loc) + 1;
-    texts.push_back(source->text().substr(b, e - b));
+    std::size_t b = offset_of(text, toks[i].loc);
+    std::size_t e = offset_of(text, toks[j].loc) + 1;
+    texts.push_back(text.substr(b, e - b));
     i = j;
   }
   // Run it as `adlang run` would (its diagnostics point into the file), with the session's
@@ -264,6 +277,8 @@ int ReplSession::load(const std::string& path) {
   std::string missing;
   for (const Name& x : program_inputs(syntax)) {
     bool given = false;
+    for (const auto& [name, value] : parsed.default_env)
+      given = given || name == x.str();  // a Python script's feed_dict
     for (const Input& in : inputs_) {
       if (in.name == x.str()) {
         opts.env.push_back(in.name + "=" + in.value);
@@ -310,6 +325,7 @@ int ReplSession::set(const std::string& arg) {
   }
   if (key == "predicates" && (value == "strict" || value == "total")) {
     predicates_ = value == "total" ? PredicateMode::Total : PredicateMode::Strict;
+    predicates_set_ = true;
     return kExitOk;
   }
   if (key == "ad" && (value == "tape" || value == "linear" || value == "paper")) {

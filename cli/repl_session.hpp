@@ -49,6 +49,7 @@ class ReplSession {
   std::vector<Input> inputs_;
   Precision precision_ = Precision::Double;
   PredicateMode predicates_ = PredicateMode::Strict;
+  bool predicates_set_ = false;  // by :set predicates (else a Python :load chooses total)
   AdMode ad_ = AdMode::Tape;
   bool quit_ = false;
 
