@@ -3,6 +3,7 @@
 #include <graphviz/gvc.h>
 
 #include <fstream>
+#include <mutex>
 
 #include "cli/command_runner.hpp"
 #include "cli/commands.hpp"
@@ -16,19 +17,26 @@
 namespace adlang {
 namespace {
 
+// The process's one Graphviz context, never freed. Graphviz 2.42's pango plugin remembers the
+// last font it measured by a pointer into the context's font dictionary, so laying out a graph
+// in a second context of the same process would read freed memory (AddressSanitizer:
+// heap-use-after-free in textspan_size).
+GVC_t* graphviz_context() {
+  static GVC_t* const gvc = gvContext();
+  return gvc;
+}
+
 // Lays out `dot` with Graphviz's dot layout and renders it as `format` into `path`.
 void render_graphviz(const std::string& dot, const std::string& format, const std::string& path) {
-  GVC_t* gvc = gvContext();
+  static std::mutex graphviz;  // the context and the plugin's static state are not thread-safe
+  std::lock_guard<std::mutex> lock(graphviz);
+  GVC_t* gvc = graphviz_context();
   Agraph_t* g = agmemread(dot.c_str());
-  if (!g) {
-    gvFreeContext(gvc);
-    throw InternalError("internal error: Graphviz could not read the graph");
-  }
+  if (!g) throw InternalError("internal error: Graphviz could not read the graph");
   int rc = gvLayout(gvc, g, "dot");
   if (rc == 0) rc = gvRenderFilename(gvc, g, format.c_str(), path.c_str());
   gvFreeLayout(gvc, g);
   agclose(g);
-  gvFreeContext(gvc);
   if (rc != 0)
     throw CommandFailure(kExitUsage, "adlang: error: Graphviz could not write '" + path + "'\n");
 }
