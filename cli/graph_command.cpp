@@ -26,19 +26,31 @@ GVC_t* graphviz_context() {
   return gvc;
 }
 
-// Lays out `dot` with Graphviz's dot layout and renders it as `format` into `path`.
-void render_graphviz(const std::string& dot, const std::string& format, const std::string& path) {
+// Lays out `dot` with Graphviz's dot layout and renders it as `format` into `path`, or onto
+// `out` when there is no path (as Graphviz's dot writes to standard output).
+void render_graphviz(const std::string& dot, const std::string& format, const std::string& path,
+                     std::ostream& out) {
   static std::mutex graphviz;  // the context and the plugin's static state are not thread-safe
   std::lock_guard<std::mutex> lock(graphviz);
   GVC_t* gvc = graphviz_context();
   Agraph_t* g = agmemread(dot.c_str());
   if (!g) throw InternalError("internal error: Graphviz could not read the graph");
   int rc = gvLayout(gvc, g, "dot");
-  if (rc == 0) rc = gvRenderFilename(gvc, g, format.c_str(), path.c_str());
+  if (rc == 0 && !path.empty()) {
+    rc = gvRenderFilename(gvc, g, format.c_str(), path.c_str());
+  } else if (rc == 0) {
+    char* data = nullptr;
+    unsigned int length = 0;
+    rc = gvRenderData(gvc, g, format.c_str(), &data, &length);
+    if (rc == 0) out.write(data, static_cast<std::streamsize>(length));
+    gvFreeRenderData(data);
+  }
   gvFreeLayout(gvc, g);
   agclose(g);
-  if (rc != 0)
-    throw CommandFailure(kExitUsage, "adlang: error: Graphviz could not write '" + path + "'\n");
+  if (rc != 0) {
+    throw CommandFailure(kExitUsage, "adlang: error: Graphviz could not write " +
+                                         (path.empty() ? "the picture" : "'" + path + "'") + "\n");
+  }
 }
 
 }  // namespace
@@ -46,9 +58,6 @@ void render_graphviz(const std::string& dot, const std::string& format, const st
 int graph_command(const GraphCommandOptions& opts, std::ostream& out, std::ostream& err) {
   std::shared_ptr<SourceFile> file;
   return run_guarded(false, out, err, file, [&] {
-    if (opts.format != "dot" && opts.output.empty())
-      throw CommandFailure(kExitUsage, "adlang: error: --format " + opts.format +
-                                           " needs an output file: -o FILE\n");
     RunCommandOptions ro;
     ro.file = opts.file;
     ro.env = opts.env;
@@ -68,7 +77,7 @@ int graph_command(const GraphCommandOptions& opts, std::ostream& out, std::ostre
           throw CommandFailure(kExitUsage, "adlang: error: cannot write '" + opts.output + "'\n");
       }
     } else {
-      render_graphviz(dot, opts.format, opts.output);
+      render_graphviz(dot, opts.format, opts.output, out);
     }
     if (opts.stats) {
       graph::GraphOptions go;
@@ -82,7 +91,7 @@ int graph_command(const GraphCommandOptions& opts, std::ostream& out, std::ostre
         err << graph_stats_text(g, &stats);
         throw;
       }
-      (opts.format == "dot" && opts.output.empty() ? err : out) << graph_stats_text(g, &stats);
+      (opts.output.empty() ? err : out) << graph_stats_text(g, &stats);
     }
     return int(kExitOk);
   });

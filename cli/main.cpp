@@ -6,8 +6,8 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/pyrewrite_command.hpp"
-#include "cli/resource_options.hpp"
 #include "cli/repl_command.hpp"
+#include "cli/resource_options.hpp"
 
 namespace {
 
@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"dot", "svg", "png"}))
       ->default_str("dot");
   graph_cmd->add_option("-o,--output", graph_opts.output,
-                        "the output file (standard output for dot when omitted)");
+                        "the output file (standard output when omitted)");
   graph_cmd->add_flag("--stats", graph_opts.stats,
                       "print nodes by kind and call sites, and run the program once for "
                       "frames, peak live frames, tokens and dead tokens");
@@ -213,7 +213,6 @@ int main(int argc, char** argv) {
   plot->add_option("--samples", plot_opts.samples, "points sampled, both ends included")
       ->capture_default_str();
   plot->add_option("-o,--output", plot_opts.output, "the chart: a .svg or .png file")->required();
-
 
   FmtOptions fmt_opts;
   std::string fmt_after = "parse";

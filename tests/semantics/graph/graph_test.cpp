@@ -239,6 +239,26 @@ TEST(GraphCommand, SvgAndPngByGraphviz) {
   }
 }
 
+// Without -o the picture goes to standard output (as Graphviz's dot does), the stats to error.
+TEST(GraphCommand, SvgAndPngToStandardOutput) {
+  for (const char* format : {"svg", "png"}) {
+    GraphCommandOptions o;
+    o.file = temp_file("graph_fib.ad", kFib);
+    o.env = {"n=3"};
+    o.format = format;
+    o.stats = true;
+    std::ostringstream out, err;
+    ASSERT_EQ(graph_command(o, out, err), 0) << err.str();
+    if (std::string(format) == "svg") {
+      EXPECT_EQ(out.str().rfind("<?xml", 0), 0u);
+      EXPECT_NE(out.str().find("Call_2"), std::string::npos);
+    } else {
+      EXPECT_EQ(out.str().substr(1, 3), "PNG");
+    }
+    EXPECT_NE(err.str().find("peak live frames: "), std::string::npos) << err.str();
+  }
+}
+
 TEST(GraphCommand, RunRefusesOtherPrecisionsAndReportsMaxFrames) {
   RunCommandOptions o;
   o.file = temp_file("graph_down.ad",
