@@ -144,6 +144,67 @@ TEST(Plot, SvgIsValidAndItsSamplesMatchRun) {
   EXPECT_NE(r.out.find("-- undefined: "), std::string::npos);
 }
 
+// The points of the first path drawn in gnuplot's group `id` (the chart's series; the key's
+// sample line comes later), in order: every "x,y" after an M or an L.
+std::vector<std::pair<double, double>> svg_path_points(const std::string& svg,
+                                                       const std::string& id) {
+  std::vector<std::pair<double, double>> points;
+  std::size_t group = svg.find("<g id=\"" + id + "\"");
+  if (group == std::string::npos) return points;
+  std::size_t d = svg.find(" d='", group);
+  if (d == std::string::npos) return points;
+  std::size_t end = svg.find('\'', d + 4);
+  std::istringstream in(svg.substr(d + 4, end - d - 4));
+  char command = 0, comma = 0;
+  double x = 0, y = 0;
+  while (in >> command >> x >> comma >> y) {
+    if ((command != 'M' && command != 'L') || comma != ',') return {};
+    points.emplace_back(x, y);
+  }
+  return points;
+}
+
+// Each series of the chart is the affine image of its column of the printed table (the pixel
+// position of a value is a * value + b on each axis, y growing downwards): the picture shows
+// the values that match `adlang run`.
+TEST(Plot, SvgDrawsTheSampledValues) {
+  std::string svg = temp_path("chain.svg");
+  ProcessResult r = adlang({"plot", "chain_rule.ad", "--wrt", "x", "--from", "-2", "--to", "2",
+                            "--samples", "41", "-o", svg});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<Row> rows = table(r.out);
+  ASSERT_EQ(rows.size(), 41u);
+  std::string text = test::read_file(svg);
+  for (const auto& [id, column] :
+       {std::pair<std::string, std::string Row::*>{"gnuplot_plot_1", &Row::f},
+        {"gnuplot_plot_2", &Row::rd},
+        {"gnuplot_plot_3", &Row::central}}) {
+    SCOPED_TRACE(id);
+    std::vector<std::pair<double, double>> px = svg_path_points(text, id);
+    ASSERT_EQ(px.size(), rows.size());
+    std::vector<std::pair<double, double>> value;
+    for (const Row& row : rows)
+      value.emplace_back(std::stod(row.x), std::stod(row.*column));
+    // The map from the extreme points, then every point against it (the SVG has 2 decimals).
+    std::size_t lo = 0, hi = 0;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      if (value[i].second < value[lo].second) lo = i;
+      if (value[i].second > value[hi].second) hi = i;
+    }
+    ASSERT_GT(value[hi].second - value[lo].second, 0.5) << "the series is not flat";
+    double ax = (px.back().first - px.front().first) / (value.back().first - value.front().first);
+    double bx = px.front().first - ax * value.front().first;
+    double ay = (px[hi].second - px[lo].second) / (value[hi].second - value[lo].second);
+    double by = px[lo].second - ay * value[lo].second;
+    EXPECT_GT(ax, 0);
+    EXPECT_LT(ay, 0);
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      EXPECT_NEAR(px[i].first, ax * value[i].first + bx, 0.02) << rows[i].x;
+      EXPECT_NEAR(px[i].second, ay * value[i].second + by, 0.02) << rows[i].x;
+    }
+  }
+}
+
 TEST(Plot, TotalPredicatesShowTheWrongDerivative) {
   std::string png = temp_path("total.png");
   ProcessResult r = adlang({"plot", "wrong_derivative.ad", "--wrt", "x", "--from", "-1", "--to",
