@@ -287,6 +287,18 @@ SourceLoc first_invalid_utf8(const std::string& text) {
 namespace {
 
 // ast.parse(text, path, 'exec', type_comments=True) as a new reference; CompileError on failure.
+// The line and column (in bytes, from 1) of `text[offset]`, lines ended by '\n'.
+SourceLoc location_at(const std::string& text, std::size_t offset) {
+  std::uint32_t line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < offset; ++i)
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  return SourceLoc{line, static_cast<std::uint32_t>(offset - line_start + 1)};
+}
+
 PyObject* python_parse(const std::string& path, const std::string& text) {
   SourceLoc bad = first_invalid_utf8(text);
   if (bad.known())
@@ -294,30 +306,14 @@ PyObject* python_parse(const std::string& path, const std::string& text) {
                        {"Python 3 source is UTF-8 by default; convert the file, e.g. with "
                         "`iconv -f latin1 -t utf-8`"});
   std::size_t nul = text.find('\0');
-  if (nul != std::string::npos) {
-    std::uint32_t line = 1;
-    std::size_t ls = 0;
-    for (std::size_t i = 0; i < nul; ++i)
-      if (text[i] == '\n') {
-        ++line;
-        ls = i + 1;
-      }
-    throw CompileError(SourceLoc{line, static_cast<std::uint32_t>(nul - ls + 1)},
-                       "the script contains a null byte");
-  }
+  if (nul != std::string::npos)
+    throw CompileError(location_at(text, nul), "the script contains a null byte");
   // CPython ends a line at a carriage return not followed by a line feed (universal newlines),
   // but locations here and the rewriter's edits count lines by '\n': such a script would be
   // edited at the wrong lines, so it is refused.
   for (std::size_t i = 0; i < text.size(); ++i)
     if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) {
-      std::uint32_t line = 1;
-      std::size_t ls = 0;
-      for (std::size_t j = 0; j < i; ++j)
-        if (text[j] == '\n') {
-          ++line;
-          ls = j + 1;
-        }
-      throw CompileError(SourceLoc{line, static_cast<std::uint32_t>(i - ls + 1)},
+      throw CompileError(location_at(text, i),
                          "the script has a carriage return that does not end a CRLF line",
                          {"end lines with \\n or \\r\\n, e.g. with `mac2unix`"});
     }
