@@ -103,6 +103,7 @@ Value Lowerer::lower_expr(const Node& e, Scope& scope) {
     case Kind::Subscript:
       return lower_subscript(e, scope);
     case Kind::Attribute:
+      check_imported(e, scope);
       return lower_attribute(e);
     case Kind::Call:
       return lower_call(e, scope);
@@ -131,10 +132,47 @@ Value Lowerer::lower_name(const Node& e, Scope& scope) {
         refuse(e, "the session '" + id + "' is used as a value");
       case Binding::Kind::Opaque:
         refuse(e, "'" + id + "' is a configuration object, not a number");
+      case Binding::Kind::Unbound: {
+        const Node& st = *b.statement;
+        bool branch = st.is(Kind::If);
+        auto at = [&](const Node& n) {
+          return std::to_string(loc(n).line) + ":" + std::to_string(loc(n).col);
+        };
+        std::string assigned = b.assigned ? " at " + at(*b.assigned) + "," : "";
+        refuse(e,
+               "'" + id + "' may be unbound here: it is assigned" + assigned +
+                   (branch ? " in only one branch of the if at " : " only inside the loop at ") +
+                   at(st),
+               {branch ? "Python raises NameError (UnboundLocalError in a def) when the other "
+                         "branch ran; assign it before the if or in both branches"
+                       : "Python binds it only if the loop body ran (NameError otherwise), and "
+                         "the lowered loop passes on only the variables defined before it: "
+                         "assign it before the loop"});
+      }
     }
   }
+  if (!def_.empty() && def_locals_.count(id)) {
+    // Python: a name assigned anywhere in a def is local to all of it (UnboundLocalError).
+    refuse(e, "local variable '" + id + "' is read before it is assigned",
+           {"Python raises UnboundLocalError: a name assigned anywhere in a def is a local "
+            "variable of the whole def, never the global"});
+  }
   auto c = constants_.find(id);
-  if (c != constants_.end()) return Value{c->second.syntax, c->second.shape};
+  if (c != constants_.end()) {
+    use_global(e, id);
+    return Value{c->second.syntax, c->second.shape};
+  }
+  if (def_.empty()) {
+    // At the top level (and in its loops): a name the module assigns later is not yet defined.
+    auto later = module_assigned_.find(id);
+    if (later != module_assigned_.end()) {
+      SourceLoc at = loc(*later->second);
+      refuse(e,
+             "name '" + id + "' is used before it is assigned (at " + std::to_string(at.line) +
+                 ":" + std::to_string(at.col) + ")",
+             {"Python raises NameError: a name is defined when its assignment runs"});
+    }
+  }
   if (function_named(id)) {
     refuse(e, "the function '" + id + "' is used as a value",
            {"functions are not values in the language (it is first-order)"});
@@ -360,6 +398,65 @@ Value Lowerer::lower_subscript(const Node& e, Scope& scope) {
                v.shape.parts[static_cast<std::size_t>(i)]};
 }
 
+void Lowerer::check_imported(const Node& e, const Scope& scope) {
+  const Node* head = &e;
+  while (head->is(Kind::Attribute))
+    head = head->child("value");
+  if (head == &e || !head->is(Kind::Name)) return;
+  const std::string& id = head->text("id");
+  if (scope.count(id) || function_named(id)) return;
+  if (imports_.count(id)) return use_global(*head, id);
+  refuse(*head, "name '" + id + "' is not defined",
+         {"Python raises NameError: a module must be imported (`import " + id + "`)"});
+}
+
+void Lowerer::use_global(const Node& at, const std::string& py) {
+  if (!def_.empty()) {
+    def_globals_[def_].emplace(py, GlobalUse{&at, current_def_python_});
+    return;
+  }
+  if (executed_.count(py)) return;
+  auto bound = module_assigned_.find(py);
+  std::string where;
+  if (bound != module_assigned_.end())
+    where = " (at " + std::to_string(loc(*bound->second).line) + ":" +
+            std::to_string(loc(*bound->second).col) + ")";
+  refuse(at, "name '" + py + "' is used before it is bound" + where,
+         {"Python raises NameError: a global is defined when its statement runs"});
+}
+
+void Lowerer::use_function(const Node& at, const std::string& py, const FunctionInfo& f) {
+  use_global(at, py);
+  if (!def_.empty()) {
+    def_calls_[def_].insert(f.name.str());
+    return;
+  }
+  // At the top level the call runs now: every global the function reads (through the
+  // functions it calls) must be bound already, as Python looks them up at call time.
+  std::set<std::string> seen{f.name.str()};
+  std::vector<std::string> todo{f.name.str()};
+  while (!todo.empty()) {
+    std::string g = todo.back();
+    todo.pop_back();
+    for (const auto& [name, use] : def_globals_[g]) {
+      if (executed_.count(name)) continue;
+      SourceLoc u = loc(*use.at);
+      std::vector<std::string> notes{"'" + use.function + "' reads '" + name + "' at " +
+                                     std::to_string(u.line) + ":" + std::to_string(u.col) +
+                                     "; Python looks globals up when the function runs, and "
+                                     "raises NameError"};
+      auto bound = module_assigned_.find(name);
+      if (bound != module_assigned_.end())
+        notes.push_back("'" + name + "' is bound at " + std::to_string(loc(*bound->second).line) +
+                        ":" + std::to_string(loc(*bound->second).col) + ", after this call");
+      refuse(at, "'" + py + "' is called before the global '" + name + "' it reads is bound",
+             notes);
+    }
+    for (const std::string& h : def_calls_[g])
+      if (seen.insert(h).second) todo.push_back(h);
+  }
+}
+
 Value Lowerer::lower_attribute(const Node& e) {
   std::optional<std::string> q = qualified_name(e);
   if (q == "math.pi" || q == "numpy.pi")
@@ -402,10 +499,17 @@ Value Lowerer::lower_call(const Node& e, Scope& scope) {
         refuse(e, "'" + id + "' takes no arguments");
       return lower_thunk(*it->second.thunk, scope);
     }
+    if (it != scope.end() && it->second.kind == Binding::Kind::Unbound) lower_name(f, scope);
     if (it == scope.end()) {
-      if (const FunctionInfo* fn = function_named(id)) return lower_user_call(e, *fn, scope);
+      if (!def_.empty() && def_locals_.count(id)) lower_name(f, scope);
+      if (const FunctionInfo* fn = function_named(id)) {
+        use_function(f, id, *fn);
+        return lower_user_call(e, *fn, scope);
+      }
+      if (imports_.count(id)) use_global(f, id);  // from math import sqrt
     }
   }
+  check_imported(f, scope);
   if (f.is(Kind::Attribute) && f.child("value")->is(Kind::Name)) {
     auto it = scope.find(f.child("value")->text("id"));
     if (it != scope.end() && it->second.kind == Binding::Kind::Session) {
@@ -472,8 +576,10 @@ Value Lowerer::lower_branch(const Node& fn, Scope& scope) {
     auto it = scope.find(id);
     if (it != scope.end() && it->second.kind == Binding::Kind::Thunk)
       return lower_thunk(*it->second.thunk, scope);
-    if (const FunctionInfo* f = function_named(id); f && f->params.empty() && it == scope.end())
+    if (const FunctionInfo* f = function_named(id); f && f->params.empty() && it == scope.end()) {
+      use_function(fn, id, *f);
       return Value{syn_call(f->name, {}, loc(fn)), f->result};
+    }
   }
   refuse(fn, "a branch of tf.cond must be a lambda or a function of no parameters");
 }

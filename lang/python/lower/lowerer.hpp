@@ -31,11 +31,17 @@ struct Binding {
     Thunk,    // a nested `def f():` or `lambda:` used as a branch of tf.cond: inlined
     Session,  // the `sess` of `with tf.Session() as sess`
     Opaque,   // a configuration object (tf.train.ClusterSpec) that only placement uses
+    // A name assigned on some paths only (one branch of an if, a loop's body when it was not
+    // defined before the loop): Python's NameError on the other paths is not lowered, so a
+    // use is refused.
+    Unbound,
   };
   Kind kind = Kind::Value;
   Name name;
   Shape shape;
-  const Node* thunk = nullptr;  // FunctionDef or Lambda
+  const Node* thunk = nullptr;      // FunctionDef or Lambda
+  const Node* assigned = nullptr;   // Unbound: where it is assigned
+  const Node* statement = nullptr;  // Unbound: the if or loop that assigns it
 };
 using Scope = std::map<std::string, Binding>;
 
@@ -88,6 +94,8 @@ class Lowerer {
   Value lower_with(const std::vector<NodePtr>& stmts, std::size_t i, Scope& scope,
                    const Tail& tail);
   Value lower_thunk(const Node& thunk, Scope scope);
+  // After an if or a loop: the names it assigns that are not bound on every path.
+  void mark_unbound(const Node& statement, const std::vector<std::string>& names, Scope& scope);
   Value bind_targets(const Node& target, const Value& v, Scope& scope,
                      const std::function<Value(Scope&)>& body, SourceLoc loc);
 
@@ -113,6 +121,15 @@ class Lowerer {
   std::vector<Value> positional_args(const Node& call, Scope& scope, std::size_t min,
                                      std::size_t max, const std::set<std::string>& ignored_kw);
 
+  // ---- the order of the module's global names (Python binds them when their statement runs)
+  // A read of the global `py` (a constant, a function, an import) at `at`: at the top level it
+  // must already be bound; inside a def it is recorded, and checked where the def is called.
+  void use_global(const Node& at, const std::string& py);
+  // A call of the program's function `f` (Python name `py`) at `at`.
+  void use_function(const Node& at, const std::string& py, const FunctionInfo& f);
+  // `math.sqrt`, `tf.cond`: the module the dotted name `e` starts with must be imported.
+  void check_imported(const Node& e, const Scope& scope);
+
   // ---- shared
   std::optional<std::string> qualified_name(const Node& e) const;
   const FunctionInfo* function_named(const std::string& python_name) const;
@@ -127,11 +144,12 @@ class Lowerer {
   const SourceFile& file_;
   const Node& module_;
   std::set<std::string> identifiers_;
-  std::map<std::string, Name> renamed_;            // Python names that are keywords of ours
-  std::map<std::string, std::string> imports_;     // local name -> qualified module/object
-  std::map<std::string, FunctionInfo> functions_;  // by the Python name that calls it
-  std::map<std::string, Value> constants_;         // globals bound once to a number
-  std::map<std::string, const Node*> declares_;    // Declare'd TF name -> its call
+  std::map<std::string, Name> renamed_;                 // Python names that are keywords of ours
+  std::map<std::string, std::string> imports_;          // local name -> qualified module/object
+  std::map<std::string, FunctionInfo> functions_;       // by the Python name that calls it
+  std::map<std::string, Value> constants_;              // globals bound once to a number
+  std::map<std::string, const Node*> declares_;         // Declare'd TF name -> its call
+  std::map<std::string, const Node*> module_assigned_;  // top-level names -> first assignment
 
   // Per lowering pass (run() repeats until the functions' result shapes are stable).
   NameSupply names_;
@@ -150,8 +168,26 @@ class Lowerer {
   bool top_opaque_ = false;      // a compound statement interrupted them
   bool in_module_ = false;
   bool in_loop_ = false;
-  Shape body_shape_;  // of the last function lower_function lowered
+  // The def being lowered (its function of the language; empty elsewhere) and its locals
+  // (parameters and the names it assigns: Python's local variables of the whole def).
+  std::string def_;
+  std::string current_def_python_;
+  std::set<std::string> def_locals_;
+  struct GlobalUse {
+    const Node* at;
+    std::string function;  // the Python name of the def that reads it
+  };
+  // Per def (by its function): the globals it reads, and the functions it calls.
+  std::map<std::string, std::map<std::string, GlobalUse>> def_globals_;
+  std::map<std::string, std::set<std::string>> def_calls_;
+  std::set<std::string> executed_;  // the globals the top level has bound so far
+  Shape body_shape_;                // of the last function lower_function lowered
 };
+
+// The names a block assigns (not inside nested functions), in order of first assignment.
+std::vector<std::string> names_assigned_in(const std::vector<NodePtr>& stmts);
+// The first target in a block that assigns `x`; with `defs`, also a nested `def x():`.
+const Node* first_assignment(const std::vector<NodePtr>& stmts, const std::string& x, bool defs);
 
 // Small syntax builders.
 Syntax syn_node(SyntaxKind k, SourceLoc l);

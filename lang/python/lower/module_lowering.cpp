@@ -2,6 +2,7 @@
 // pairs), the top-level statements as the program's term, the script's own sess.run and
 // feed_dict, and the entry point lower_python (docs/python.md).
 #include <algorithm>
+#include <functional>
 #include <tuple>
 
 #include "lang/diagnostics.hpp"
@@ -316,6 +317,24 @@ void Lowerer::collect_module() {
     if (s->is(Kind::FunctionDef)) collect_def(*s);
     collect_constant(*s);
   }
+  // Where each global is first bound: imports, defs, assignments (also inside the top level's
+  // if, loops and with), for the refusal of a use that runs before it.
+  const auto& body = module_.list("body");
+  for (const NodePtr& s : body) {
+    if (s->is(Kind::Import) || s->is(Kind::ImportFrom)) {
+      for (const NodePtr& a : s->list("names")) {
+        const std::string& name = a->text("name");
+        const std::string& as = a->text("asname");
+        std::string local = !as.empty()               ? as
+                            : s->is(Kind::ImportFrom) ? name
+                                                      : name.substr(0, name.find('.'));
+        module_assigned_.emplace(local, s.get());
+      }
+    }
+    if (s->is(Kind::FunctionDef)) module_assigned_.emplace(s->text("name"), s.get());
+  }
+  for (const std::string& x : names_assigned_in(body))
+    module_assigned_.emplace(x, first_assignment(body, x, false));
   for (const auto& [py, f] : functions_) {
     if (!f.def) {
       refuse(*declares_.begin()->second,
@@ -329,6 +348,23 @@ SyntaxDef Lowerer::lower_function(const FunctionInfo& f) {
   current_function_ = f.name.str();
   in_module_ = false;
   in_loop_ = false;
+  const Node& def = *f.def;
+  def_ = f.name.str();
+  current_def_python_ = def.text("name");
+  def_locals_ = std::set<std::string>(f.params.begin(), f.params.end());
+  for (const std::string& x : names_assigned_in(def.list("body")))
+    def_locals_.insert(x);
+  std::function<void(const std::vector<NodePtr>&)> nested_defs =
+      [&](const std::vector<NodePtr>& stmts) {
+        for (const NodePtr& st : stmts) {
+          if (st->is(Kind::FunctionDef)) def_locals_.insert(st->text("name"));
+          if (st->is(Kind::FunctionDef) || st->is(Kind::ClassDef)) continue;
+          for (const char* fld : {"body", "orelse"})
+            for (std::string_view n : field_names(st->kind))
+              if (n == fld) nested_defs(st->list(fld));
+        }
+      };
+  nested_defs(def.list("body"));
   Scope scope;
   std::vector<Name> params;
   for (std::size_t k = 0; k < f.params.size(); ++k) {
@@ -338,7 +374,6 @@ SyntaxDef Lowerer::lower_function(const FunctionInfo& f) {
     scope[f.params[k]] = b;
     params.push_back(b.name);
   }
-  const Node& def = *f.def;
   Tail fall{[&](Scope&) -> Value {
               refuse(def, "the function '" + def.text("name") +
                               "' can end without returning a value (None cannot be lowered)");
@@ -356,6 +391,9 @@ SyntaxDef Lowerer::lower_function(const FunctionInfo& f) {
   }
   body_shape_ = body.shape;
   current_function_.clear();
+  def_.clear();
+  current_def_python_.clear();
+  def_locals_.clear();
   return SyntaxDef{f.name, Binder{param, Shape::tuple(f.param_shapes).type(), l}, f.result.type(),
                    syntax, l};
 }
@@ -368,7 +406,17 @@ bool Lowerer::module_statement(const std::vector<NodePtr>& stmts, std::size_t i,
   switch (s.kind) {
     case Kind::Import:
     case Kind::ImportFrom:
+      for (const NodePtr& a : s.list("names")) {
+        const std::string& name = a->text("name");
+        const std::string& as = a->text("asname");
+        executed_.insert(!as.empty()              ? as
+                         : s.is(Kind::ImportFrom) ? name
+                                                  : name.substr(0, name.find('.')));
+      }
+      out = next(scope);
+      return true;
     case Kind::FunctionDef:
+      executed_.insert(s.text("name"));
       out = next(scope);
       return true;
     case Kind::Assign: {
@@ -376,6 +424,8 @@ bool Lowerer::module_statement(const std::vector<NodePtr>& stmts, std::size_t i,
       const Node& v = *s.child("value");
       std::optional<std::string> q = v.is(Kind::Call) ? qualified_name(call_func(v)) : std::nullopt;
       if (q && ends_with(*q, "function.Declare")) {
+        for (const NodePtr& t : targets)
+          if (t->is(Kind::Name)) executed_.insert(t->text("id"));
         out = next(scope);
         return true;
       }
@@ -392,6 +442,7 @@ bool Lowerer::module_statement(const std::vector<NodePtr>& stmts, std::size_t i,
             !((sh->is(Kind::List) || sh->is(Kind::Tuple)) && sh->list("elts").empty()))
           refuse(*sh, "placeholders of rank > 0 cannot be lowered", {"use shape=[]"});
         const std::string& id = targets[0]->text("id");
+        executed_.insert(id);
         Binding b;
         b.name = ad_name(id);
         b.shape = shape;
@@ -413,6 +464,7 @@ bool Lowerer::module_statement(const std::vector<NodePtr>& stmts, std::size_t i,
       if (targets.size() == 1 && targets[0]->is(Kind::Name)) {
         Value val = lower_expr(v, scope);
         const std::string& id = targets[0]->text("id");
+        executed_.insert(id);
         Name x = ad_name(id);
         top_.push_back(TopBinding{id, x, val.shape, val.syntax});
         out = bind_targets(*targets[0], val, scope, next, loc(s));
@@ -512,6 +564,7 @@ Value Lowerer::lower_module_body() {
   in_module_ = true;
   in_loop_ = false;
   current_function_.clear();
+  executed_.clear();
   const auto& body = module_.list("body");
   Tail end{[&](Scope&) -> Value {
              const Node& at = body.empty() ? module_ : *body.back();
@@ -539,6 +592,8 @@ LoweredPython Lowerer::run() {
     out_ = LoweredPython{};
     top_.clear();
     top_opaque_ = false;
+    def_globals_.clear();
+    def_calls_.clear();
     bool changed = false;
     std::vector<SyntaxDef> defs;
     for (const std::string& py : primary) {

@@ -6,6 +6,7 @@
 // loop is a special case of recursion, as the thesis says of TensorFlow's loops).
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 
 #include "lang/diagnostics.hpp"
 #include "lang/python/lower/lowerer.hpp"
@@ -51,6 +52,51 @@ void assigned_names(const std::vector<NodePtr>& stmts, std::vector<std::string>&
         break;
     }
   }
+}
+
+// The first target of a block that assigns `x` (not inside nested functions); with `defs`,
+// also a nested `def x():`.
+const Node* first_assignment_in(const std::vector<NodePtr>& stmts, const std::string& x,
+                                bool defs) {
+  std::function<const Node*(const Node&)> in_target = [&](const Node& t) -> const Node* {
+    if (t.is(Kind::Name)) return t.text("id") == x ? &t : nullptr;
+    if (t.is(Kind::Tuple) || t.is(Kind::List))
+      for (const NodePtr& e : t.list("elts"))
+        if (const Node* n = in_target(*e)) return n;
+    return nullptr;
+  };
+  for (const NodePtr& s : stmts) {
+    const Node* found = nullptr;
+    switch (s->kind) {
+      case Kind::Assign:
+        for (const NodePtr& t : s->list("targets"))
+          if (!found) found = in_target(*t);
+        break;
+      case Kind::AugAssign:
+      case Kind::AnnAssign:
+        found = in_target(*s->child("target"));
+        break;
+      case Kind::For:
+        found = in_target(*s->child("target"));
+        if (!found) found = first_assignment_in(s->list("body"), x, defs);
+        break;
+      case Kind::While:
+      case Kind::If:
+        found = first_assignment_in(s->list("body"), x, defs);
+        if (!found) found = first_assignment_in(s->list("orelse"), x, defs);
+        break;
+      case Kind::With:
+        found = first_assignment_in(s->list("body"), x, defs);
+        break;
+      case Kind::FunctionDef:
+        if (defs && s->text("name") == x) found = s.get();
+        break;
+      default:
+        break;
+    }
+    if (found) return found;
+  }
+  return nullptr;
 }
 
 // Every Name a subtree reads or writes.
@@ -112,6 +158,30 @@ const char* refused_statement(Kind k) {
 }
 
 }  // namespace
+
+std::vector<std::string> names_assigned_in(const std::vector<NodePtr>& stmts) {
+  std::vector<std::string> out;
+  assigned_names(stmts, out);
+  return out;
+}
+
+const Node* first_assignment(const std::vector<NodePtr>& stmts, const std::string& x, bool defs) {
+  return first_assignment_in(stmts, x, defs);
+}
+
+void Lowerer::mark_unbound(const Node& statement, const std::vector<std::string>& names,
+                           Scope& scope) {
+  for (const std::string& x : names) {
+    Binding b;
+    b.kind = Binding::Kind::Unbound;
+    b.assigned = first_assignment_in(statement.list("body"), x, false);
+    if (!b.assigned && statement.is(Kind::If))
+      b.assigned = first_assignment_in(statement.list("orelse"), x, false);
+    if (!b.assigned && statement.is(Kind::For)) b.assigned = statement.child("target");
+    b.statement = &statement;
+    scope[x] = b;
+  }
+}
 
 Value Lowerer::lower_block(const std::vector<NodePtr>& stmts, std::size_t i, Scope scope,
                            const Tail& tail) {
@@ -278,16 +348,22 @@ Value Lowerer::lower_if(const std::vector<NodePtr>& stmts, std::size_t i, Scope&
     return conditional(*s.child("test"), scope, a, b, l);
   }
   // Both branches fall through: bind what they assign (and is defined after the if) at once.
-  std::vector<std::string> in_body, in_else, joined;
+  // A name assigned in one branch only, and not bound before, is bound after the if on one
+  // path only (Python raises NameError on the other): it is marked unbound, and a use refused.
+  std::vector<std::string> in_body, in_else, joined, partial;
   assigned_names(body, in_body);
   assigned_names(orelse, in_else);
-  for (const std::string& x : in_body) {
-    bool both = std::find(in_else.begin(), in_else.end(), x) != in_else.end();
-    if (both || scope.count(x)) joined.push_back(x);
-  }
+  auto bound_before = [&](const std::string& x) {
+    auto it = scope.find(x);
+    return it != scope.end() && it->second.kind == Binding::Kind::Value;
+  };
+  auto has = [](const std::vector<std::string>& v, const std::string& x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+  };
+  for (const std::string& x : in_body)
+    (has(in_else, x) || bound_before(x) ? joined : partial).push_back(x);
   for (const std::string& x : in_else)
-    if (scope.count(x) && std::find(joined.begin(), joined.end(), x) == joined.end())
-      joined.push_back(x);
+    if (!has(in_body, x)) (bound_before(x) ? joined : partial).push_back(x);
   std::vector<Shape> shapes;
   Tail collect{[&](Scope& sc) {
                  std::vector<Syntax> parts;
@@ -305,6 +381,7 @@ Value Lowerer::lower_if(const std::vector<NodePtr>& stmts, std::size_t i, Scope&
   Value a = lower_block(body, 0, scope, collect);
   Value b = lower_block(orelse, 0, scope, collect);
   Value branches = conditional(*s.child("test"), scope, a, b, l);
+  mark_unbound(s, partial, scope);
   if (joined.empty()) return lower_block(stmts, i + 1, scope, tail);
   std::vector<Name> xs;
   std::vector<Shape> xshapes = joined.size() == 1 ? std::vector<Shape>{a.shape} : a.shape.parts;
@@ -372,21 +449,29 @@ Value Lowerer::lower_loop(const std::vector<NodePtr>& stmts, std::size_t i, Scop
   assigned_names(s.list("body"), assigned);
   if (is_for && std::find(assigned.begin(), assigned.end(), target) == assigned.end())
     assigned.push_back(target);
-  std::vector<std::string> state;
+  // The others are bound after the loop only if it ran (Python raises NameError otherwise);
+  // the lowering passes on the state only, so they are marked unbound after the loop.
+  std::vector<std::string> state, loop_only;
   for (const std::string& x : assigned) {
     auto it = scope.find(x);
-    if (it != scope.end() && it->second.kind == Binding::Kind::Value) state.push_back(x);
+    bool before = it != scope.end() && it->second.kind == Binding::Kind::Value;
+    (before ? state : loop_only).push_back(x);
   }
   std::set<std::string> mentioned;
   for (const NodePtr& b : s.list("body"))
     mentioned_names(*b, mentioned);
   if (!is_for) mentioned_names(*s.child("test"), mentioned);
   std::vector<std::string> captured;
+  Scope unbound_read;  // unbound names the body mentions: a read before assigning is refused
   for (const std::string& x : mentioned) {
     if (std::find(state.begin(), state.end(), x) != state.end()) continue;
     if (is_for && x == target) continue;
     auto it = scope.find(x);
     if (it == scope.end()) continue;
+    if (it->second.kind == Binding::Kind::Unbound) {
+      unbound_read[x] = it->second;
+      continue;
+    }
     if (it->second.kind != Binding::Kind::Value)
       refuse(s, "'" + x + "' is used inside a loop, where only numbers can be");
     captured.push_back(x);
@@ -394,7 +479,10 @@ Value Lowerer::lower_loop(const std::vector<NodePtr>& stmts, std::size_t i, Scop
   if (state.empty()) {
     // for: the loop has no effect after it (range always ends); while: it never runs or
     // never ends.
-    if (is_for) return lower_block(stmts, i + 1, scope, tail);
+    if (is_for) {
+      mark_unbound(s, loop_only, scope);
+      return lower_block(stmts, i + 1, scope, tail);
+    }
     refuse(s, "this loop changes no variable defined before it",
            {"it either never runs or never ends"});
   }
@@ -430,7 +518,7 @@ Value Lowerer::lower_loop(const std::vector<NodePtr>& stmts, std::size_t i, Scop
   info.loc = l;
 
   // The loop function's body, in a scope of its parameters only.
-  Scope inner;
+  Scope inner = unbound_read;
   for (std::size_t k = 0; k < pnames.size(); ++k) {
     if (pyname[k].empty()) continue;
     Binding b;
@@ -521,6 +609,7 @@ Value Lowerer::lower_loop(const std::vector<NodePtr>& stmts, std::size_t i, Scop
     b.shape = pshapes[k];
     scope[pyname[k]] = b;
   }
+  mark_unbound(s, loop_only, scope);
   if (!top_.empty() || in_module_) top_opaque_ = true;
   Value rest = lower_block(stmts, i + 1, scope, tail);
   Syntax r = syn_tuple_let(bound, result_shapes, call, rest.syntax, l);

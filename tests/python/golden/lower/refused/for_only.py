@@ -1,0 +1,3 @@
+for i in range(3):
+    s = i * 2.0
+print(s)

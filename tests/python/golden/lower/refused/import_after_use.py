@@ -1,0 +1,3 @@
+x = math.sqrt(2.0)
+import math
+print(x)

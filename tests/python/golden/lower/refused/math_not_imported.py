@@ -1,0 +1,5 @@
+def f(x):
+    return math.sqrt(x)
+
+
+print(f(2.0))
