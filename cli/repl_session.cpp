@@ -107,7 +107,7 @@ std::string ReplSession::program_text(const std::vector<Def>& defs, const std::s
   std::string text;
   for (const Def& d : defs)
     text += d.text + "\n";
-  return text + main + "\n";
+  return text + main;  // no newline after it: an unfinished line is reported at its end
 }
 
 int ReplSession::program_options(const std::string& expr, CommonOptions& opts) const {
