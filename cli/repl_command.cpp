@@ -43,6 +43,7 @@ int repl_command(std::istream& in, std::ostream& out, std::ostream& err) {
   }
   int first_failure = kExitOk;
   std::string input, line;
+  std::uint32_t line_number = 0, input_first_line = 1;
   while (!session.quit_requested()) {
     bool got;
     if (terminal) {
@@ -54,17 +55,19 @@ int repl_command(std::istream& in, std::ostream& out, std::ostream& err) {
       if (terminal) out << "\n";
       break;
     }
+    ++line_number;
+    if (input.empty()) input_first_line = line_number;
     input += (input.empty() ? "" : "\n") + line;
     if (ReplSession::needs_more(input)) continue;
     if (terminal && !input.empty()) add_history(input.c_str());
-    int code = session.handle(input);
+    int code = session.handle(input, input_first_line);
     out << std::flush;
     err << std::flush;
     if (code != kExitOk && first_failure == kExitOk) first_failure = code;
     input.clear();
   }
   if (!input.empty()) {  // a definition cut off by the end of input
-    int code = session.handle(input);
+    int code = session.handle(input, input_first_line);
     if (code != kExitOk && first_failure == kExitOk) first_failure = code;
   }
   if (terminal) clear_history();

@@ -1,5 +1,6 @@
 #include "cli/repl_session.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
@@ -79,7 +80,8 @@ bool ReplSession::needs_more(const std::string& text) {
   return true;
 }
 
-int ReplSession::handle(const std::string& input) {
+int ReplSession::handle(const std::string& input, std::uint32_t first_line) {
+  input_line_ = first_line;
   std::string line = trim(input);
   std::vector<Token> toks = tokens_of(line);
   if (line.empty() || (!toks.empty() && toks[0].kind == TokenKind::End)) return kExitOk;
@@ -105,8 +107,14 @@ CommonOptions ReplSession::base_options() const {
 
 std::string ReplSession::program_text(const std::vector<Def>& defs, const std::string& main) const {
   std::string text;
-  for (const Def& d : defs)
+  std::uint32_t lines = 0;
+  for (const Def& d : defs) {
     text += d.text + "\n";
+    lines += static_cast<std::uint32_t>(std::count(d.text.begin(), d.text.end(), '\n')) + 1;
+  }
+  // As GHCi's <interactive>:LINE:COL, a diagnostic names the session's line (a piped script's
+  // own line number).
+  if (lines + 1 < input_line_) text.append(input_line_ - 1 - lines, '\n');
   return text + main;  // no newline after it: an unfinished line is reported at its end
 }
 
@@ -218,11 +226,13 @@ int ReplSession::define(const std::string& text) {
       replaced = true;
     }
   }
-  if (!replaced) defs.push_back(Def{name, text});
-  // The definitions must type-check together (a replaced one with its callers).
+  // The definitions must type-check together (a replaced one with its callers); a new one
+  // comes last, on its session line.
   CommonOptions opts = base_options();
   opts.file = "<repl>";
-  opts.source = std::make_shared<SourceFile>("<repl>", program_text(defs, "()"));
+  opts.source = std::make_shared<SourceFile>(
+      "<repl>", replaced ? program_text(defs, "()") : program_text(defs, text + "\n()"));
+  if (!replaced) defs.push_back(Def{name, text});
   std::shared_ptr<SourceFile> file;
   int code = run_guarded(false, out_, err_, file, [&] {
     load_program<double>(opts, file);

@@ -7,6 +7,7 @@
 // exit codes are the CLI's. An error never ends the session and leaves it as it was.
 #pragma once
 
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -20,8 +21,9 @@ class ReplSession {
   ReplSession(std::ostream& out, std::ostream& err) : out_(out), err_(err) {}
 
   // Runs one complete input and returns the exit code the same work would give as an `adlang`
-  // command (0 ok, 1 undefined, 2 usage, 3 syntax/type error, 4 check failed).
-  int handle(const std::string& input);
+  // command (0 ok, 1 undefined, 2 usage, 3 syntax/type error, 4 check failed). `line` is the
+  // session's number of the input's first line (from 1), which diagnostics name.
+  int handle(const std::string& input, std::uint32_t line = 1);
 
   // True if `text` is the beginning of a definition whose terminating ';' has not come yet
   // (the reader then asks for another line).
@@ -52,6 +54,7 @@ class ReplSession {
   bool predicates_set_ = false;  // by :set predicates (else a Python :load chooses total)
   AdMode ad_ = AdMode::Tape;
   bool quit_ = false;
+  std::uint32_t input_line_ = 1;  // the session's line number of the input being handled
 
   int command(const std::string& name, const std::string& arg);
   int define(const std::string& text);
@@ -63,7 +66,8 @@ class ReplSession {
   // The session's program around `expr`, with the inputs it uses: fills `opts` and returns 0,
   // or reports an input without a value and returns the usage exit code.
   int program_options(const std::string& expr, CommonOptions& opts) const;
-  // The definitions followed by `main`, in order.
+  // The definitions followed by `main`, in order; blank lines before `main` put it on the line
+  // of the session it was typed on (input_line_), when the definitions leave room.
   std::string program_text(const std::vector<Def>& defs, const std::string& main) const;
   CommonOptions base_options() const;
 };
