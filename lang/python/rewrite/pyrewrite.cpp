@@ -181,8 +181,8 @@ RewriteResult rewrite_python(const std::string& path, const std::string& text,
       rules = make_monitored_rules(ctx);
       break;
   }
-  Edits edits = rules->trans_M(*module);
-  r.output = apply_edits(text, std::move(edits));
+  r.edits = rules->trans_M(*module);
+  r.output = apply_edits(text, r.edits);
   r.status = RewriteStatus::Rewritten;
   r.firings = ctx.firings();
   r.diagnostics = summary.diagnostics;

@@ -14,6 +14,7 @@
 #include "lang/diagnostics.hpp"
 #include "lang/python/rewrite/rewrite_context.hpp"
 #include "lang/python/rewrite/rules_common.hpp"
+#include "lang/python/rewrite/text_edit.hpp"
 #include "lang/python/rewrite/training_loop.hpp"
 
 namespace adlang::py {
@@ -31,6 +32,7 @@ enum class RewriteStatus {
 struct RewriteResult {
   RewriteStatus status = RewriteStatus::Unchanged;
   std::string output;                   // the rewritten text (the input when not Rewritten)
+  Edits edits;                          // Rewritten: the edits of the input that give output
   std::optional<Pattern> pattern;       // the pattern applied
   LoopKind detected = LoopKind::None;   // what Sec. 3 found
   std::vector<Diagnostic> diagnostics;  // errors, restriction warnings, notes; in source order
