@@ -261,11 +261,11 @@ int ReplSession::load(const std::string& path) {
   // A Python program runs as `adlang run` runs it: under total comparisons unless the session
   // chose (docs/python.md); its definitions come from its lowering, printed as .ad text.
   bool python = py::is_python_path(path);
-  if (python && !predicates_set_) {
-    predicates_ = PredicateMode::Total;
+  if (!predicates_set_ && predicate_mode("", path) != predicates_) {
+    predicates_ = predicate_mode("", path);  // the default `adlang run` takes for this file
     opts.predicates = predicates_;
-    out_ << "-- predicates total, as for every Python program (:set predicates strict to "
-            "change)\n";
+    out_ << "-- predicates " << predicates_name(predicates_) << ", as `adlang run` takes them for "
+         << path << " (:set predicates to change)\n";
   }
   const std::string& text = python ? parsed.lowered_text : source->text();
   // Its definitions: from each `def` to its ';'.
