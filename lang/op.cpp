@@ -8,22 +8,11 @@ namespace adlang {
 
 namespace {
 
-struct ScalarOpInfo {
-  OpKind kind;
-  const char* name;
-};
-
-constexpr ScalarOpInfo kNamedOps[] = {
-    {OpKind::Neg, "neg"},     {OpKind::Add, "add"},   {OpKind::Sub, "sub"},
-    {OpKind::Mul, "mul"},     {OpKind::Div, "div"},   {OpKind::Sin, "sin"},
-    {OpKind::Cos, "cos"},     {OpKind::Exp, "exp"},   {OpKind::Log, "log"},
-    {OpKind::Sqrt, "sqrt"},   {OpKind::Tanh, "tanh"}, {OpKind::Sigmoid, "sigmoid"},
-    {OpKind::Floor, "floor"},
-};
-
 std::optional<unsigned> parse_size_suffix(std::string_view name, std::string_view prefix) {
-  if (name.size() <= prefix.size() || name.substr(0, prefix.size()) != prefix) return std::nullopt;
-  std::string_view digits = name.substr(prefix.size());
+  if (name.size() <= prefix.size() + 1 || name.substr(0, prefix.size()) != prefix ||
+      name[prefix.size()] != '_')
+    return std::nullopt;
+  std::string_view digits = name.substr(prefix.size() + 1);
   if (digits.size() > 1 && digits[0] == '0') return std::nullopt;  // dot_03 is not dot_3
   unsigned n = 0;
   auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
@@ -32,115 +21,70 @@ std::optional<unsigned> parse_size_suffix(std::string_view name, std::string_vie
   return n;
 }
 
+Type type_of(OpShape shape, unsigned n) {
+  switch (shape) {
+    case OpShape::Real:
+      return Type::real();
+    case OpShape::RealPair:
+      return Type::pair(Type::real(), Type::real());
+    case OpShape::VectorPair:
+      return Type::pair(Type::real_power(n), Type::real_power(n));
+    case OpShape::RealVector:
+      return Type::pair(Type::real(), Type::real_power(n));
+    case OpShape::Vector:
+      return Type::real_power(n);
+  }
+  throw InternalError("internal error: unknown operator shape");
+}
+
 }  // namespace
 
 std::optional<Op> Op::lookup(std::string_view name) {
-  for (const ScalarOpInfo& info : kNamedOps)
-    if (name == info.name) return Op(info.kind, 0);
-  if (auto n = parse_size_suffix(name, "dot_")) return Op(OpKind::Dot, *n);
-  if (auto n = parse_size_suffix(name, "scale_")) return Op(OpKind::Scale, *n);
+  for (const OpDefinition& d : kOpDefinitions) {
+    if (!d.sized && name == d.name) return Op(d.kind, 0);
+    if (d.sized)
+      if (auto n = parse_size_suffix(name, d.name)) return Op(d.kind, *n);
+  }
   return std::nullopt;
 }
 
-Op Op::make(OpKind k, unsigned n) {
-  if (k == OpKind::Dot || k == OpKind::Scale) {
-    internal_check(n >= 1 && n <= kMaxVectorOpSize, "vector operator size out of range");
-    return Op(k, n);
-  }
-  return Op(k, 0);
+void Op::check_vector_size(unsigned n) {
+  internal_check(n >= 1 && n <= kMaxVectorOpSize, "vector operator size out of range");
 }
 
 std::vector<Op> Op::all(unsigned max_n) {
   std::vector<Op> ops;
-  for (const ScalarOpInfo& info : kNamedOps)
-    ops.push_back(Op(info.kind, 0));
-  for (unsigned n = 1; n <= max_n; ++n) {
-    ops.push_back(Op(OpKind::Dot, n));
-    ops.push_back(Op(OpKind::Scale, n));
-  }
+  for (const OpDefinition& d : kOpDefinitions)
+    if (!d.sized) ops.push_back(Op(d.kind, 0));
+  for (unsigned n = 1; n <= max_n; ++n)
+    for (const OpDefinition& d : kOpDefinitions)
+      if (d.sized) ops.push_back(Op(d.kind, n));
   return ops;
 }
 
 std::string Op::name() const {
-  switch (kind_) {
-    case OpKind::Dot:
-      return "dot_" + std::to_string(n_);
-    case OpKind::Scale:
-      return "scale_" + std::to_string(n_);
-    case OpKind::Neg:
-    case OpKind::Add:
-    case OpKind::Sub:
-    case OpKind::Mul:
-    case OpKind::Div:
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Exp:
-    case OpKind::Log:
-    case OpKind::Sqrt:
-    case OpKind::Tanh:
-    case OpKind::Sigmoid:
-    case OpKind::Floor:
-      break;
-  }
-  for (const ScalarOpInfo& info : kNamedOps)
-    if (info.kind == kind_) return info.name;
-  throw InternalError("internal error: operator without a name");
+  const OpDefinition& d = definition();
+  if (d.sized) return std::string(d.name) + "_" + std::to_string(n_);
+  return std::string(d.name);
 }
 
 Type Op::arg_type() const {
-  Type real = Type::real();
-  switch (kind_) {
-    case OpKind::Neg:
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Exp:
-    case OpKind::Log:
-    case OpKind::Sqrt:
-    case OpKind::Tanh:
-    case OpKind::Sigmoid:
-    case OpKind::Floor:
-      return real;
-    case OpKind::Add:
-    case OpKind::Sub:
-    case OpKind::Mul:
-    case OpKind::Div:
-      return Type::pair(real, real);
-    case OpKind::Dot:
-      return Type::pair(Type::real_power(n_), Type::real_power(n_));
-    case OpKind::Scale:
-      return Type::pair(real, Type::real_power(n_));
-  }
-  throw InternalError("internal error: unknown operator kind");
+  return type_of(definition().arg, n_);
 }
 
 Type Op::result_type() const {
-  if (kind_ == OpKind::Scale) return Type::real_power(n_);
-  return Type::real();
+  return type_of(definition().result, n_);
 }
 
-OpDomain Op::domain() const {
-  switch (kind_) {
-    case OpKind::Log:
-    case OpKind::Sqrt:
-      return OpDomain::PositiveArgument;
-    case OpKind::Div:
-      return OpDomain::NonzeroDenominator;
-    case OpKind::Floor:
-      return OpDomain::OffIntegers;
-    case OpKind::Neg:
-    case OpKind::Add:
-    case OpKind::Sub:
-    case OpKind::Mul:
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Exp:
-    case OpKind::Tanh:
-    case OpKind::Sigmoid:
-    case OpKind::Dot:
-    case OpKind::Scale:
-      return OpDomain::All;
+std::string polynomial_operator_names() {
+  std::string names;
+  for (const OpDefinition& d : kOpDefinitions) {
+    if (!d.polynomial) continue;
+    if (!names.empty()) names += ' ';
+    names += d.name;
+    if (d.sized) names += "_n";
   }
-  throw InternalError("internal error: unknown operator kind");
+  return names;
 }
 
 std::string Op::domain_text() const {
@@ -157,54 +101,6 @@ std::string Op::domain_text() const {
              "--predicates total makes it total";
   }
   throw InternalError("internal error: unknown operator domain");
-}
-
-const char* Op::infix_symbol() const {
-  switch (kind_) {
-    case OpKind::Sub:
-      return "-";
-    case OpKind::Mul:
-      return "*";
-    case OpKind::Div:
-      return "/";
-    case OpKind::Neg:
-    case OpKind::Add:
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Exp:
-    case OpKind::Log:
-    case OpKind::Sqrt:
-    case OpKind::Tanh:
-    case OpKind::Sigmoid:
-    case OpKind::Floor:
-    case OpKind::Dot:
-    case OpKind::Scale:
-      return nullptr;
-  }
-  return nullptr;
-}
-
-bool Op::is_polynomial() const {
-  switch (kind_) {
-    case OpKind::Neg:
-    case OpKind::Add:
-    case OpKind::Sub:
-    case OpKind::Mul:
-    case OpKind::Div:
-    case OpKind::Dot:
-    case OpKind::Scale:
-      return true;
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Exp:
-    case OpKind::Log:
-    case OpKind::Sqrt:
-    case OpKind::Tanh:
-    case OpKind::Sigmoid:
-    case OpKind::Floor:
-      return false;
-  }
-  return false;
 }
 
 namespace {

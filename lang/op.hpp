@@ -1,33 +1,7 @@
-// The operator table (DESIGN.md Sec. 5): the language's signature.
-//
-// Each operator op : T -> U has a type, an open domain on which it is smooth, and a reverse
-// derivative op_r : T * U -> T given as a trace-term template over other table operators
-// (lang/reverse_template.hpp), so that the table is closed under reverse derivatives and nested
-// differentiation never leaves it. Evaluation of operators lives in semantics/, not here.
-//
-//   op          type                          domain   op_r(<x, w>)
-//   neg         real -> real                  all      neg(w)
-//   add         real * real -> real           all      (w, w)
-//   sub         real * real -> real           all      (w, neg(w))
-//   mul         real * real -> real           all      (mul(w, b), mul(w, a))       x = (a, b)
-//   div         real * real -> real           b != 0   (div(w, b), neg(div(mul(w, a), mul(b, b))))
-//   sin         real -> real                  all      mul(w, cos(x))
-//   cos         real -> real                  all      neg(mul(w, sin(x)))
-//   exp         real -> real                  all      mul(w, exp(x))
-//   log         real -> real                  x > 0    div(w, x)
-//   sqrt        real -> real                  x > 0    div(w, mul(2, sqrt(x)))
-//   tanh        real -> real                  all      mul(w, sub(1, mul(tanh(x), tanh(x))))
-//   sigmoid     real -> real                  all      mul(w, mul(sigmoid(x), sub(1, sigmoid(x))))
-//   floor       real -> real                  x not    0
-//                                             integer
-//   dot_n       real^n * real^n -> real       all      (scale_n(w, v), scale_n(w, u))  x = (u, v)
-//   scale_n     real * real^n -> real^n       all      (dot_n(v, w), scale_n(c, w))    x = (c, v)
-//
-// sqrt and log are undefined at 0 although their values extend there: the paper's functions
-// are smooth on open domains, and neither is differentiable at 0. floor is smooth (locally
-// constant) off the integers, its open domain; at an integer it jumps, so it is undefined there
-// with the paper's semantics. `--predicates total` (semantics/op_eval.hpp) makes it total, as
-// TensorFlow's floor is: floor(n) = n with derivative 0.
+// An operator of the table at a vector size: the handle every consumer passes around. What
+// each operator is (name, type, domain, primal, reverse template) is defined once, in
+// lang/operators.hpp; this class reads it from there. Evaluation of operators lives in
+// semantics/op_eval.hpp, not here.
 #pragma once
 
 #include <optional>
@@ -35,36 +9,10 @@
 #include <string_view>
 #include <vector>
 
+#include "lang/operators.hpp"
 #include "lang/type.hpp"
 
 namespace adlang {
-
-enum class OpKind {
-  Neg,
-  Add,
-  Sub,
-  Mul,
-  Div,
-  Sin,
-  Cos,
-  Exp,
-  Log,
-  Sqrt,
-  Tanh,
-  Sigmoid,
-  Floor,
-  Dot,
-  Scale
-};
-
-// The open domain of definition of an operator.
-enum class OpDomain {
-  All,                 // R^|T|
-  PositiveArgument,    // x > 0
-  NonzeroDenominator,  // (a, b) with b != 0
-  OffIntegers,         // x not an integer (a discontinuous operator: total under
-                       // --predicates total)
-};
 
 // The largest vector size accepted in dot_n / scale_n (a guard against absurd types).
 inline constexpr unsigned kMaxVectorOpSize = 1u << 16;
@@ -74,7 +22,11 @@ class Op {
   // Looks up an operator by its concrete-syntax name: "sin", "dot_3", "scale_2", ...
   static std::optional<Op> lookup(std::string_view name);
   // The operator of kind k; `n` is the vector size for Dot and Scale (n >= 1), ignored otherwise.
-  static Op make(OpKind k, unsigned n = 0);
+  static Op make(OpKind k, unsigned n = 0) {
+    if (!adlang::definition(k).sized) return Op(k, 0);
+    check_vector_size(n);
+    return Op(k, n);
+  }
   // Every operator with vector size at most `max_n`: the table a test walks.
   static std::vector<Op> all(unsigned max_n);
 
@@ -83,21 +35,32 @@ class Op {
   std::string name() const;
   Type arg_type() const;
   Type result_type() const;
-  OpDomain domain() const;
+  OpDomain domain() const { return definition().domain; }
+  // The sizes of the argument and the result, in reals (|T| and |U|).
+  std::size_t arg_size() const { return size_of(definition().arg, n_); }
+  std::size_t result_size() const { return size_of(definition().result, n_); }
+  // Its definition (lang/operators.hpp).
+  const OpDefinition& definition() const { return adlang::definition(kind_); }
   // The domain in words, for error messages: "its argument must be > 0".
   std::string domain_text() const;
   // True for + - * / style binary operators written infix in the concrete syntax.
-  const char* infix_symbol() const;
+  const char* infix_symbol() const { return definition().infix; }
   // Whether the operator belongs to the polynomial fragment (exact rational evaluation).
-  bool is_polynomial() const;
+  bool is_polynomial() const { return definition().polynomial; }
 
   bool operator==(const Op&) const = default;
 
  private:
   Op(OpKind k, unsigned n) : kind_(k), n_(n) {}
+  // An internal error unless 1 <= n <= kMaxVectorOpSize.
+  static void check_vector_size(unsigned n);
   OpKind kind_;
   unsigned n_;
 };
+
+// The names of the operators in the polynomial fragment, which exact rationals compute, for
+// messages: "neg add sub mul div dot_n scale_n".
+std::string polynomial_operator_names();
 
 // Predicate symbols (paper Sec. 2: pred : T, here all on real * real).
 enum class PredKind { Lt, Gt, Le, Ge, Eq };

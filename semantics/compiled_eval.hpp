@@ -13,6 +13,10 @@
 //  - control frames live on a heap stack, so recursion depth is bounded by memory and fuel,
 //    not by the C++ stack (a million nested calls are fine).
 //
+// The parts: semantics/compiled/instructions.hpp (the instruction set, each with its rule),
+// compiler.hpp (the core IR to that code) and machine.hpp (the stack machine, which records
+// the run-time tape of ad/tape.hpp under an rd redex).
+//
 // Semantics are exactly the reference's, rule by rule, in the same left-to-right order, with
 // the same undefinedness (kind, reason and location), fuel accounting and rd redexes. An rd
 // redex is computed as EvalOptions::ad says (ad/ad_mode.hpp): with AdMode::Tape by the run-time

@@ -7,6 +7,7 @@
 // the precision's range (exp(1000) in double) is undefined too, with a hint.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -64,115 +65,79 @@ void check_range(Op op, const S* out, std::size_t n, SourceLoc loc) {
 
 }  // namespace op_eval_detail
 
-// out = ev(op, in); `in` has op.arg_type().size() scalars, `out` op.result_type().size().
-// `mode` decides whether a discontinuous operator (floor) is defined where it jumps.
+namespace op_eval_detail {
+
+template <class S>
+using Primal = void (*)(const S*, S*, unsigned);
+
+// An operator's primal at scalar type S; none for an operator outside the polynomial fragment
+// when S is exact (rationals have no sin).
+template <class S, class O>
+constexpr Primal<S> primal_at() {
+  if constexpr (ScalarTraits<S>::exact && !O::definition.polynomial) {
+    return nullptr;
+  } else {
+    return &O::template primal<S>;
+  }
+}
+
+template <class S, class... O>
+constexpr std::array<Primal<S>, sizeof...(O)> primals_of(OperatorList<O...>) {
+  return {primal_at<S, O>()...};
+}
+
+// The primals of the table (lang/operators.hpp), by OpKind.
+template <class S>
+inline constexpr auto kPrimals = primals_of<S>(Operators{});
+
+// Whether `in` is outside the open domain `domain`, where an operator is undefined.
+template <class S>
+bool outside_domain(OpDomain domain, const S* in, PredicateMode mode) {
+  switch (domain) {
+    case OpDomain::All:
+      return false;
+    case OpDomain::PositiveArgument:
+      return !(in[0] > 0);
+    case OpDomain::NonzeroDenominator:
+      return in[1] == 0;
+    case OpDomain::OffIntegers:
+      // An integer is where the operator jumps: outside its open domain unless total.
+      if constexpr (ScalarTraits<S>::exact) {
+        return false;  // not reached: exact scalars have only the polynomial fragment
+      } else {
+        using std::floor;
+        return mode == PredicateMode::Strict && floor(in[0]) == in[0];
+      }
+  }
+  return false;
+}
+
+}  // namespace op_eval_detail
+
+// out = ev(op, in); `in` has op.arg_size() scalars, `out` op.result_size(): the operator's
+// primal (lang/operators.hpp), undefined outside its open domain and where the result is out of
+// the precision's range. `mode` decides whether a discontinuous operator (floor) is defined
+// where it jumps.
 template <class S>
 void eval_op(Op op, const S* in, S* out, SourceLoc loc, PredicateMode mode) {
-  using std::cos;
-  using std::exp;
-  using std::floor;
-  using std::log;
-  using std::sin;
-  using std::sqrt;
-  using std::tanh;
+  const op_eval_detail::Primal<S> primal =
+      op_eval_detail::kPrimals<S>[static_cast<std::size_t>(op.kind())];
   if constexpr (ScalarTraits<S>::exact) {
-    if (!op.is_polynomial()) {
+    if (primal == nullptr) {
       throw Undefined(UndefinedKind::Unsupported, loc,
                       op.name() +
                           " is not in the polynomial fragment, which exact rationals "
                           "compute",
-                      {"exact mode supports + - * / neg add sub mul div dot_n scale_n; use "
-                       "--precision double, 50 or 100"});
+                      {"exact mode supports + - * / " + polynomial_operator_names() +
+                       "; use --precision double, 50 or 100"});
     }
   }
-  const unsigned n = op.vector_size();
-  switch (op.kind()) {
-    case OpKind::Neg:
-      out[0] = -in[0];
-      break;
-    case OpKind::Add:
-      out[0] = in[0] + in[1];
-      break;
-    case OpKind::Sub:
-      out[0] = in[0] - in[1];
-      break;
-    case OpKind::Mul:
-      out[0] = in[0] * in[1];
-      break;
-    case OpKind::Div:
-      if (in[1] == 0) op_eval_detail::out_of_domain(op, in[1], loc);
-      out[0] = in[0] / in[1];
-      break;
-    case OpKind::Dot: {  // dot_n(u, v) = sum u_i v_i
-      S sum = in[0] * in[n];
-      for (unsigned i = 1; i < n; ++i)
-        sum = sum + in[i] * in[n + i];
-      out[0] = sum;
-      break;
-    }
-    case OpKind::Scale:  // scale_n(c, v) = (c v_1, ..., c v_n)
-      for (unsigned i = 0; i < n; ++i)
-        out[i] = in[0] * in[1 + i];
-      break;
-    case OpKind::Sin:
-    case OpKind::Cos:
-    case OpKind::Exp:
-    case OpKind::Log:
-    case OpKind::Sqrt:
-    case OpKind::Tanh:
-    case OpKind::Sigmoid:
-    case OpKind::Floor:
-      if constexpr (!ScalarTraits<S>::exact) {
-        const S& x = in[0];
-        switch (op.kind()) {
-          case OpKind::Sin:
-            out[0] = sin(x);
-            break;
-          case OpKind::Cos:
-            out[0] = cos(x);
-            break;
-          case OpKind::Exp:
-            out[0] = exp(x);
-            break;
-          case OpKind::Log:
-            if (!(x > 0)) op_eval_detail::out_of_domain(op, x, loc);
-            out[0] = log(x);
-            break;
-          case OpKind::Sqrt:
-            if (!(x > 0)) op_eval_detail::out_of_domain(op, x, loc);
-            out[0] = sqrt(x);
-            break;
-          case OpKind::Tanh:
-            out[0] = tanh(x);
-            break;
-          case OpKind::Sigmoid:
-            // 1 / (1 + e^-x), written so that neither branch overflows.
-            if (x >= 0) {
-              out[0] = S(1) / (S(1) + exp(-x));
-            } else {
-              S e = exp(x);
-              out[0] = e / (S(1) + e);
-            }
-            break;
-          case OpKind::Floor:
-            out[0] = floor(x);
-            // An integer is where floor jumps: outside its open domain unless total.
-            if (mode == PredicateMode::Strict && out[0] == x)
-              op_eval_detail::out_of_domain(op, x, loc);
-            break;
-          case OpKind::Neg:  // handled above
-          case OpKind::Add:
-          case OpKind::Sub:
-          case OpKind::Mul:
-          case OpKind::Div:
-          case OpKind::Dot:
-          case OpKind::Scale:
-            break;
-        }
-      }
-      break;
+  if (op_eval_detail::outside_domain(op.domain(), in, mode)) {
+    op_eval_detail::out_of_domain(op, op.domain() == OpDomain::NonzeroDenominator ? in[1] : in[0],
+                                  loc);
   }
-  op_eval_detail::check_range(op, out, op.result_type().size(), loc);
+  primal(in, out, op.vector_size());
+  op_eval_detail::check_range(op, out, op.result_size(), loc);
 }
 
 // bev(pred, <a, b>): true, false, or nullopt (undefined). Strict predicates are undefined

@@ -132,5 +132,25 @@ TEST(OpTable, Predicates) {
   EXPECT_FALSE(Pred::lookup("ne"));
 }
 
+// Each definition of lang/operators.hpp is found by its name, and the sizes the evaluators and
+// the tape read from its shapes are the sizes of its types.
+TEST(OpTable, EveryDefinitionIsFoundByItsNameWithConsistentSizes) {
+  for (const Op& op : Op::all(3)) {
+    SCOPED_TRACE(op.name());
+    ASSERT_TRUE(Op::lookup(op.name()));
+    EXPECT_EQ(*Op::lookup(op.name()), op);
+    EXPECT_EQ(op.arg_size(), op.arg_type().size());
+    EXPECT_EQ(op.result_size(), op.result_type().size());
+  }
+  // The templates are parsed by the compiler: this is a compile-time fact.
+  static_assert(reverse_rule(OpKind::Mul).node(reverse_rule(OpKind::Mul).root).kind ==
+                ReverseNode::Kind::Pair);
+  static_assert(reverse_reads_argument(OpKind::Mul) && !reverse_reads_argument(OpKind::Add));
+}
+
+TEST(OpTable, MessagesListThePolynomialFragmentFromTheDefinitions) {
+  EXPECT_EQ(polynomial_operator_names(), "neg add sub mul div dot_n scale_n");
+}
+
 }  // namespace
 }  // namespace adlang

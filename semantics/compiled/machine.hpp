@@ -1,0 +1,386 @@
+// The compiled evaluator's machine: runs the code of semantics/compiled/instructions.hpp on an
+// operand stack, with control frames on the heap; records the run-time tape (ad/tape.hpp) when
+// it runs the body of an rd redex for AdMode::Tape.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ad/tape.hpp"
+#include "lang/diagnostics.hpp"
+#include "lang/resource_budget.hpp"
+#include "semantics/compiled/compiler.hpp"
+#include "semantics/compiled/instructions.hpp"
+#include "semantics/op_eval.hpp"
+#include "semantics/ordinary_eval.hpp"
+#include "semantics/symbolic_eval.hpp"
+
+namespace adlang::compiled {
+
+template <class S>
+[[noreturn]] void sum_out_of_range(SourceLoc loc) {
+  throw Undefined(UndefinedKind::Range, loc,
+                  std::string("the sum is outside the range of ") +
+                      to_string(ScalarTraits<S>::precision) + " precision",
+                  {"rerun with --precision 50 to compute with 50-digit floats"});
+}
+
+template <class S>
+class Machine {
+ public:
+  Machine(const Program<S>& p, const ValueEnv<S>& rho, EvalContext& cx)
+      : p_(p), rho_(rho), cx_(cx) {}
+
+  Value<S> run(Type result) {
+    ensure(p_.main_max_height + 1);
+    std::size_t sp = exec<false>();
+    return top(sp, result.size());
+  }
+
+  // The fast path of an rd redex: runs the program (the rd body N, whose inputs include x) while
+  // recording a tape of the operations that depend on x (whose scalars have the ids 0 .. |T|-1),
+  // then sweeps the tape in reverse from the cotangent w: the value of W.R_V(x:T. C) for the
+  // linear R, computed the way its output computes it (each template's arithmetic, each adjoint
+  // summed in the order of its contributions) without building C or R's output.
+  Value<S> reverse_sweep(Type result, const std::optional<Slot>& x, std::size_t x_size,
+                         const S* w) {
+    tape_ = std::make_unique<tape::Tape<S>>(cx_.options.max_trace_nodes);
+    tape_->start(x_size);
+    input_ids_.assign(p_.inputs.size(), -1);
+    if (x) {
+      for (std::uint32_t i = 0; i < x->size; ++i)
+        input_ids_[x->off + i] = static_cast<std::int32_t>(i);
+    }
+    ensure(p_.main_max_height + 1);
+    std::size_t sp = exec<true>();
+    std::size_t n = result.size();
+    return tape_->sweep(ids_.data() + sp - n, w, n, x_size);
+  }
+
+ private:
+  struct Frame {
+    const Instr* ret;
+    std::size_t fp;
+  };
+
+  const Program<S>& p_;
+  const ValueEnv<S>& rho_;
+  EvalContext& cx_;
+  std::vector<S> st_;
+  std::vector<Frame> frames_;
+  // Taping (the fast path of rd): the tape, and each stack scalar's id on it (-1 for a
+  // constant).
+  std::unique_ptr<tape::Tape<S>> tape_;
+  std::vector<std::int32_t> ids_, input_ids_;
+  // The bodies of this program's rd sites, compiled for the fast path when first met.
+  struct CompiledBody {
+    std::unique_ptr<Program<S>> program;
+    std::optional<Slot> x;
+  };
+  std::unordered_map<std::uint32_t, CompiledBody> rd_bodies_;
+
+  static void refill_inputs(Program<S>& p, const ValueEnv<S>& env) {
+    for (const auto& [name, off] : p.input_names) {
+      const Value<S>* v = env.lookup(name);
+      internal_check(v != nullptr, "an rd body's input is not bound");
+      std::copy(v->begin(), v->end(), p.inputs.begin() + static_cast<std::ptrdiff_t>(off));
+    }
+  }
+
+  Value<S> top(std::size_t sp, std::size_t n) const {
+    return Value<S>(st_.begin() + static_cast<std::ptrdiff_t>(sp - n),
+                    st_.begin() + static_cast<std::ptrdiff_t>(sp));
+  }
+
+  void ensure(std::size_t n) {
+    if (st_.size() < n) st_.resize(std::max(n, 2 * st_.size()));
+    if (tape_ && ids_.size() < st_.size()) ids_.resize(st_.size(), -1);
+  }
+
+  // The fuel check and count of the reference evaluator (enter_call), for calls of a closure
+  // of the ordinary language.
+  void enter(std::uint32_t fn, std::uint32_t loc_index) {
+    static const FunFrame kOrdinary{nullptr, nullptr, UINT64_MAX};
+    FunFrame scratch{};
+    enter_call(Closure{&kOrdinary, p_.functions[fn].def}, scratch, cx_, p_.locs[loc_index]);
+  }
+
+  // The operator O of the table applied to the two reals at the top of the stack.
+  template <class O>
+  void arith(S* st, std::size_t& sp, std::uint32_t loc_index) {
+    S& a = st[sp - 2];
+    O::primal(&a, &a, 0);
+    --sp;
+    if (!ScalarTraits<S>::in_range(a))
+      op_eval_detail::check_range(Op::make(O::definition.kind), &a, 1, p_.locs[loc_index]);
+  }
+
+  // The ids of an operation's nout results at ids_[base ..], from its first id (or -1).
+  void result_ids(std::size_t base, std::int32_t first, std::size_t nout) {
+    for (std::size_t i = 0; i < nout; ++i)
+      ids_[base + i] = first < 0 ? -1 : first + static_cast<std::int32_t>(i);
+  }
+
+  template <bool Taping>
+  std::size_t exec() {
+    const Instr* code = p_.code.data();
+    const Instr* pc = code;
+    S* st = st_.data();
+    std::int32_t* id = Taping ? ids_.data() : nullptr;
+    std::size_t sp = 0, fp = 0;
+    const PredicateMode mode = cx_.options.predicates;
+    auto refresh = [&] {
+      st = st_.data();
+      if constexpr (Taping) id = ids_.data();
+    };
+    for (;;) {
+      const Instr& in = *pc++;
+      switch (in.code) {
+        case Code::Const:
+          if constexpr (Taping) id[sp] = -1;
+          st[sp++] = p_.consts[in.a];
+          break;
+        case Code::Load1:
+          if constexpr (Taping) id[sp] = id[fp + in.a];
+          st[sp] = st[fp + in.a];
+          ++sp;
+          break;
+        case Code::Load:
+          for (std::uint32_t i = 0; i < in.b; ++i) {
+            if constexpr (Taping) id[sp + i] = id[fp + in.a + i];
+            st[sp + i] = st[fp + in.a + i];
+          }
+          sp += in.b;
+          break;
+        case Code::Input:
+          for (std::uint32_t i = 0; i < in.b; ++i) {
+            if constexpr (Taping) id[sp + i] = input_ids_[in.a + i];
+            st[sp + i] = p_.inputs[in.a + i];
+          }
+          sp += in.b;
+          break;
+        case Code::Slide: {
+          std::size_t to = sp - in.a - in.b;
+          for (std::uint32_t i = 0; i < in.b; ++i) {
+            if constexpr (Taping) id[to + i] = id[to + in.a + i];
+            st[to + i] = std::move(st[to + in.a + i]);
+          }
+          sp -= in.a;
+          break;
+        }
+        case Code::Drop:
+          sp -= in.a;
+          break;
+        case Code::Add: {  // the built-in + (Fig. 2), the arithmetic of the table's add
+          std::int32_t r = -1;
+          if constexpr (Taping) r = tape_->record2(Op::make(OpKind::Add), st + sp - 2, id + sp - 2);
+          S& a = st[sp - 2];
+          operators::Add::primal(&a, &a, 0);
+          --sp;
+          if constexpr (Taping) id[sp - 1] = r;
+          if (!ScalarTraits<S>::in_range(a)) sum_out_of_range<S>(p_.locs[in.a]);
+          break;
+        }
+        case Code::Neg:
+          if constexpr (Taping)
+            id[sp - 1] = tape_->record1(Op::make(OpKind::Neg), st + sp - 1, id + sp - 1);
+          operators::Neg::primal(st + sp - 1, st + sp - 1, 0);
+          break;
+        case Code::Sub:
+        case Code::Mul:
+        case Code::OpAdd:
+        case Code::Div: {
+          std::int32_t r = -1;
+          switch (in.code) {
+            case Code::Sub:
+              if constexpr (Taping)
+                r = tape_->record2(Op::make(OpKind::Sub), st + sp - 2, id + sp - 2);
+              arith<operators::Sub>(st, sp, in.a);
+              break;
+            case Code::Mul:
+              if constexpr (Taping)
+                r = tape_->record2(Op::make(OpKind::Mul), st + sp - 2, id + sp - 2);
+              arith<operators::Mul>(st, sp, in.a);
+              break;
+            case Code::OpAdd:
+              if constexpr (Taping)
+                r = tape_->record2(Op::make(OpKind::Add), st + sp - 2, id + sp - 2);
+              arith<operators::Add>(st, sp, in.a);
+              break;
+            default:
+              if constexpr (Taping)
+                r = tape_->record2(Op::make(OpKind::Div), st + sp - 2, id + sp - 2);
+              if (op_eval_detail::outside_domain(operators::Div::definition.domain, st + sp - 2,
+                                                 PredicateMode::Strict)) {
+                op_eval_detail::out_of_domain(Op::make(OpKind::Div), st[sp - 1], p_.locs[in.a]);
+              }
+              arith<operators::Div>(st, sp, in.a);
+              break;
+          }
+          if constexpr (Taping) id[sp - 1] = r;
+          break;
+        }
+        case Code::Op: {
+          const Op op = p_.ops[in.b];
+          const std::size_t n = p_.op_arity[in.b].in, r = p_.op_arity[in.b].out;
+          std::size_t base = sp - n;
+          std::int32_t first = -1;
+          if constexpr (Taping) first = tape_->record(op, st + base, id + base, n, r);
+          if (r == 1) {
+            S out;
+            eval_op(op, st + base, &out, p_.locs[in.a], cx_.options.predicates);
+            st[base] = std::move(out);
+          } else {
+            std::vector<S> out(r);
+            eval_op(op, st + base, out.data(), p_.locs[in.a], cx_.options.predicates);
+            ensure(base + r + 1);
+            refresh();
+            for (std::size_t i = 0; i < r; ++i)
+              st[base + i] = std::move(out[i]);
+          }
+          if constexpr (Taping) result_ids(base, first, r);
+          sp = base + r;
+          break;
+        }
+        case Code::Branch: {
+          sp -= 2;
+          std::optional<bool> b = eval_pred(p_.preds[in.b], st[sp], st[sp + 1], mode);
+          if (!b) throw predicate_undefined(p_.preds[in.b], st[sp], p_.locs[in.a]);
+          if (!*b) pc = code + in.c;
+          break;
+        }
+        case Code::Jump:
+          pc = code + in.a;
+          break;
+        case Code::Call: {
+          enter(in.a, in.c);
+          frames_.push_back(Frame{pc, fp});
+          fp = sp - in.b;
+          const auto& f = p_.functions[in.a];
+          if (st_.size() < fp + f.max_height + 1) {
+            ensure(fp + f.max_height + 1);
+            refresh();
+          }
+          pc = code + f.entry;
+          break;
+        }
+        case Code::TailCall: {
+          enter(in.a, in.c);
+          std::size_t from = sp - in.b;
+          for (std::uint32_t i = 0; i < in.b; ++i) {
+            if constexpr (Taping) id[fp + i] = id[from + i];
+            st[fp + i] = std::move(st[from + i]);
+          }
+          sp = fp + in.b;
+          const auto& f = p_.functions[in.a];
+          if (st_.size() < fp + f.max_height + 1) {
+            ensure(fp + f.max_height + 1);
+            refresh();
+          }
+          pc = code + f.entry;
+          break;
+        }
+        case Code::Ret: {
+          std::size_t from = sp - in.a;
+          for (std::uint32_t i = 0; i < in.a; ++i) {
+            if constexpr (Taping) id[fp + i] = id[from + i];
+            st[fp + i] = std::move(st[from + i]);
+          }
+          sp = fp + in.a;
+          const Frame f = frames_.back();
+          frames_.pop_back();
+          pc = f.ret;
+          fp = f.fp;
+          break;
+        }
+        case Code::Rd:
+          // An rd inside the body being taped: nested differentiation takes the symbolic path.
+          if constexpr (Taping) throw tape::NotTapeable{};
+          sp = rd(in.a, sp, fp);
+          refresh();
+          break;
+        case Code::Fail:
+          throw p_.fails[in.a];
+        case Code::Halt:
+          return sp;
+      }
+    }
+  }
+
+  // The rd redex W.rd_V(x:T. N), with V and W on the stack. With AdMode::Tape, its value
+  // is computed by the run-time tape (reverse_sweep); when that does not apply (an rd inside N,
+  // anything undefined, a value out of range in the sweep) or with the other modes, by symbolic
+  // evaluation of the redex (Fig. 4) in the environment at this point, with the R of the mode,
+  // as the reference evaluator does it. The tape gives the value of W.R_V(x:T. C) for the
+  // linear R.
+  std::size_t rd(std::uint32_t site_index, std::size_t sp, std::size_t fp) {
+    const RdSite& site = p_.rds[site_index];
+    const Rd& r = *site.node;
+    std::size_t cot_size = r.cotangent.type().size();
+    std::size_t base = sp - cot_size - site.point_size;
+    auto region = [&](const S* data, std::size_t off, std::size_t n) {
+      return Value<S>(data + off, data + off + n);
+    };
+    ValueEnv<S> env;
+    if (site.top_level) env = rho_;
+    for (const Slot& s : site.locals) {
+      env.push(s.name, s.input ? region(p_.inputs.data(), s.off, s.size)
+                               : region(st_.data(), fp + s.off, s.size));
+    }
+    Value<S> result;
+    bool done = false;
+    if (cx_.options.ad == AdMode::Tape) {
+      const std::uint64_t fuel = cx_.fuel_left, calls = cx_.calls;
+      try {
+        env.push(r.var, region(st_.data(), base, site.point_size));
+        // N is compiled once per rd site and run: its environment at this site has the same
+        // names and types each time, only other values.
+        CompiledBody& body = rd_bodies_[site_index];
+        if (!body.program) {
+          body.program = std::make_unique<Program<S>>();
+          Compiler<S> compiler(*body.program, env, site.groups);
+          compiler.compile_main(r.body);
+          body.x = compiler.input_slot(r.var);
+        } else {
+          refill_inputs(*body.program, env);
+        }
+        Machine<S> taping(*body.program, env, cx_);
+        Value<S> w = region(st_.data(), base + site.point_size, cot_size);
+        result = taping.reverse_sweep(r.body.type(), body.x, site.point_size, w.data());
+        done = true;
+      } catch (const tape::NotTapeable&) {
+      } catch (const Undefined&) {
+      }
+      if (!done) {  // the symbolic path redoes the calls, and reports what is undefined
+        cx_.fuel_left = fuel;
+        cx_.calls = calls;
+        env.pop();
+      }
+    }
+    if (!done) {
+      std::vector<FunFrame> frames(site.groups.size());
+      for (std::size_t i = 0; i < frames.size(); ++i)
+        frames[i] = FunFrame{site.groups[i].letrec, i == 0 ? nullptr : &frames[i - 1], UINT64_MAX};
+      const FunFrame* phi = frames.empty() ? nullptr : &frames.back();
+      Name zl = cx_.names.fresh("l"), zm = cx_.names.fresh("m");
+      Type t = r.point.type();
+      env.push(zl, region(st_.data(), base, site.point_size));
+      env.push(zm, region(st_.data(), base + site.point_size, cot_size));
+      Term redex = mk::rd(mk::var(zm, r.cotangent.type(), r.cotangent.loc()),
+                          mk::var(zl, t, r.point.loc()), r.var, t, r.body, r.loc());
+      result = symbolic_eval(redex, env, phi, cx_).value;
+    }
+    ensure(base + result.size() + 1);
+    for (std::size_t i = 0; i < result.size(); ++i)
+      st_[base + i] = std::move(result[i]);
+    return base + result.size();
+  }
+};
+
+}  // namespace adlang::compiled
