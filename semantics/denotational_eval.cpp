@@ -74,6 +74,13 @@ S literal_meaning(const Literal& lit) {
 // range and rounding of values are exactly the operational side's. The infinitesimal parts
 // follow from op's derivative: for a unary f, f(a + e_t b) = f(a) + e_t f'(a) b, recursively
 // over the tags present; polynomial operators are computed in the tagged arithmetic itself.
+//
+// These derivatives are written here again, on purpose, and not read from the operators' reverse
+// templates (lang/operators.hpp), which every other evaluator, both Rs and the run-time tape
+// share: this evaluator is the independent mathematical semantics they are checked against, so
+// a wrong template shows up as a disagreement instead of being copied into the witness. A new
+// operator needs its case here too (the switches below have no default, so it does not compile
+// without one).
 
 template <class S>
 Num<S> unary(OpKind k, const Num<S>& x, SourceLoc loc, PredicateMode mode);

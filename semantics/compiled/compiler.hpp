@@ -349,7 +349,16 @@ class Compiler {
           case OpKind::Add:
             emit(Code::OpAdd, l);
             break;
-          default:
+          case OpKind::Sin:
+          case OpKind::Cos:
+          case OpKind::Exp:
+          case OpKind::Log:
+          case OpKind::Sqrt:
+          case OpKind::Tanh:
+          case OpKind::Sigmoid:
+          case OpKind::Floor:
+          case OpKind::Dot:
+          case OpKind::Scale:
             p_.ops.push_back(o->op);
             p_.op_arity.push_back({size_of(o->op.arg_type()), size_of(o->op.result_type())});
             emit(Code::Op, l, static_cast<std::uint32_t>(p_.ops.size() - 1));

@@ -111,12 +111,18 @@ class Machine {
     enter_call(Closure{&kOrdinary, p_.functions[fn].def}, scratch, cx_, p_.locs[loc_index]);
   }
 
-  // The operator O of the table applied to the two reals at the top of the stack.
-  template <class O>
-  void arith(S* st, std::size_t& sp, std::uint32_t loc_index) {
+  // The operator O of the table applied to the two reals at the top of the stack (recorded on
+  // the tape when taping).
+  template <bool Taping, class O>
+  [[gnu::always_inline]] void binary(S* st, std::int32_t* id, std::size_t& sp,
+                                     std::uint32_t loc_index) {
+    std::int32_t r = -1;
+    if constexpr (Taping)
+      r = tape_->record2(Op::make(O::definition.kind), st + sp - 2, id + sp - 2);
     S& a = st[sp - 2];
     O::primal(&a, &a, 0);
     --sp;
+    if constexpr (Taping) id[sp - 1] = r;
     if (!ScalarTraits<S>::in_range(a))
       op_eval_detail::check_range(Op::make(O::definition.kind), &a, 1, p_.locs[loc_index]);
   }
@@ -193,39 +199,21 @@ class Machine {
           operators::Neg::primal(st + sp - 1, st + sp - 1, 0);
           break;
         case Code::Sub:
-        case Code::Mul:
-        case Code::OpAdd:
-        case Code::Div: {
-          std::int32_t r = -1;
-          switch (in.code) {
-            case Code::Sub:
-              if constexpr (Taping)
-                r = tape_->record2(Op::make(OpKind::Sub), st + sp - 2, id + sp - 2);
-              arith<operators::Sub>(st, sp, in.a);
-              break;
-            case Code::Mul:
-              if constexpr (Taping)
-                r = tape_->record2(Op::make(OpKind::Mul), st + sp - 2, id + sp - 2);
-              arith<operators::Mul>(st, sp, in.a);
-              break;
-            case Code::OpAdd:
-              if constexpr (Taping)
-                r = tape_->record2(Op::make(OpKind::Add), st + sp - 2, id + sp - 2);
-              arith<operators::Add>(st, sp, in.a);
-              break;
-            default:
-              if constexpr (Taping)
-                r = tape_->record2(Op::make(OpKind::Div), st + sp - 2, id + sp - 2);
-              if (op_eval_detail::outside_domain(operators::Div::definition.domain, st + sp - 2,
-                                                 PredicateMode::Strict)) {
-                op_eval_detail::out_of_domain(Op::make(OpKind::Div), st[sp - 1], p_.locs[in.a]);
-              }
-              arith<operators::Div>(st, sp, in.a);
-              break;
-          }
-          if constexpr (Taping) id[sp - 1] = r;
+          binary<Taping, operators::Sub>(st, id, sp, in.a);
           break;
-        }
+        case Code::Mul:
+          binary<Taping, operators::Mul>(st, id, sp, in.a);
+          break;
+        case Code::OpAdd:
+          binary<Taping, operators::Add>(st, id, sp, in.a);
+          break;
+        case Code::Div:
+          if (op_eval_detail::outside_domain(operators::Div::definition.domain, st + sp - 2,
+                                             PredicateMode::Strict)) {
+            op_eval_detail::out_of_domain(Op::make(OpKind::Div), st[sp - 1], p_.locs[in.a]);
+          }
+          binary<Taping, operators::Div>(st, id, sp, in.a);
+          break;
         case Code::Op: {
           const Op op = p_.ops[in.b];
           const std::size_t n = p_.op_arity[in.b].in, r = p_.op_arity[in.b].out;
