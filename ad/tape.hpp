@@ -157,8 +157,14 @@ class Tape {
       eval_fixed<O, n.parts[0]>(x, w, arg[0]);
       if constexpr (n.nparts == 2) eval_fixed<O, n.parts[1]>(x, w, arg[1]);
       if constexpr (d.domain != OpDomain::All) {
-        if (op_eval_detail::outside_domain(d.domain, arg, PredicateMode::Strict))
-          op_eval_detail::out_of_domain(Op::make(d.kind), arg[n.nparts - 1], SourceLoc{});
+        // The argument named is eval_op's: the denominator, else the (first) argument.
+        if (op_eval_detail::outside_domain(d.domain, arg, PredicateMode::Strict)) {
+          if constexpr (d.domain == OpDomain::NonzeroDenominator) {
+            op_eval_detail::out_of_domain(Op::make(d.kind), arg[1], SourceLoc{});
+          } else {
+            op_eval_detail::out_of_domain(Op::make(d.kind), arg[0], SourceLoc{});
+          }
+        }
       }
       if constexpr (ScalarTraits<S>::exact && !d.polynomial) {
         throw NotTapeable{};  // outside what exact rationals compute

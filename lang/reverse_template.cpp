@@ -1,5 +1,6 @@
 #include "lang/reverse_template.hpp"
 
+#include <optional>
 #include <string>
 
 #include "lang/diagnostics.hpp"
@@ -18,33 +19,49 @@ Term second_of(const Term& x, SourceLoc loc) {
   return mk::snd(x, loc);
 }
 
-// The trace term of node i of op's template, for the values x and w.
-Term instantiate(const ReverseTemplate& t, int i, Op op, const Term& x, const Term& w,
-                 SourceLoc loc) {
-  const ReverseNode& n = t.node(i);
-  switch (n.kind) {
-    case ReverseNode::Kind::Cotangent:
-      return w;
-    case ReverseNode::Kind::Argument:
-      return x;
-    case ReverseNode::Kind::First:
-      return first_of(x, loc);
-    case ReverseNode::Kind::Second:
-      return second_of(x, loc);
-    case ReverseNode::Kind::Literal:
-      return mk::literal(std::to_string(n.literal), loc);
-    case ReverseNode::Kind::Apply: {
-      Op inner = Op::make(n.op, op.vector_size());
-      Term a = instantiate(t, n.parts[0], op, x, w, loc);
-      if (n.nparts == 1) return mk::op(inner, a, loc);
-      return mk::op(inner, a, instantiate(t, n.parts[1], op, x, w, loc), loc);
+// One instantiation of op's template at the values x and w. The components of x are made once
+// and shared by every occurrence (div's b occurs three times), as a hand-written template would.
+class Instance {
+ public:
+  Instance(Op op, const Term& x, const Term& w, SourceLoc loc) : op_(op), x_(x), w_(w), loc_(loc) {}
+
+  // The trace term of node i.
+  Term at(const ReverseTemplate& t, int i) {
+    const ReverseNode& n = t.node(i);
+    switch (n.kind) {
+      case ReverseNode::Kind::Cotangent:
+        return w_;
+      case ReverseNode::Kind::Argument:
+        return x_;
+      case ReverseNode::Kind::First:
+        if (!first_) first_ = first_of(x_, loc_);
+        return *first_;
+      case ReverseNode::Kind::Second:
+        if (!second_) second_ = second_of(x_, loc_);
+        return *second_;
+      case ReverseNode::Kind::Literal:
+        return mk::literal(std::to_string(n.literal), loc_);
+      case ReverseNode::Kind::Apply: {
+        Op inner = Op::make(n.op, op_.vector_size());
+        Term a = at(t, n.parts[0]);
+        if (n.nparts == 1) return mk::op(inner, a, loc_);
+        return mk::op(inner, a, at(t, n.parts[1]), loc_);
+      }
+      case ReverseNode::Kind::Pair: {
+        Term a = at(t, n.parts[0]);
+        return mk::pair(a, at(t, n.parts[1]), loc_);
+      }
     }
-    case ReverseNode::Kind::Pair:
-      return mk::pair(instantiate(t, n.parts[0], op, x, w, loc),
-                      instantiate(t, n.parts[1], op, x, w, loc), loc);
+    throw InternalError("internal error: unknown reverse-template node");
   }
-  throw InternalError("internal error: unknown reverse-template node");
-}
+
+ private:
+  Op op_;
+  const Term& x_;
+  const Term& w_;
+  SourceLoc loc_;
+  std::optional<Term> first_, second_;
+};
 
 }  // namespace
 
@@ -53,7 +70,7 @@ Term reverse_template(Op op, const Term& x, const Term& w, SourceLoc loc) {
   internal_check(x.type() == op.arg_type() && w.type() == op.result_type(),
                  "reverse template instantiated at the wrong types");
   const ReverseTemplate& t = reverse_rule(op.kind());
-  return instantiate(t, t.root, op, x, w, loc);
+  return Instance(op, x, w, loc).at(t, t.root);
 }
 
 Term instantiate_reverse(Op op, const Term& d, const Term& w, NameSupply& names, SourceLoc loc) {
