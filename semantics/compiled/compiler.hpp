@@ -360,7 +360,6 @@ class Compiler {
           case OpKind::Dot:
           case OpKind::Scale:
             p_.ops.push_back(o->op);
-            p_.op_arity.push_back({size_of(o->op.arg_type()), size_of(o->op.result_type())});
             emit(Code::Op, l, static_cast<std::uint32_t>(p_.ops.size() - 1));
             break;
         }

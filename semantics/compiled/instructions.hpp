@@ -74,10 +74,6 @@ struct Program {
   std::vector<S> consts;
   std::vector<SourceLoc> locs;
   std::vector<Op> ops;
-  struct Arity {
-    std::uint32_t in, out;  // the sizes of an operator's argument and result
-  };
-  std::vector<Arity> op_arity;  // of each of `ops`
   std::vector<Pred> preds;
   std::vector<Undefined> fails;
   std::vector<RdSite> rds;

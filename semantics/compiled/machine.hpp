@@ -216,7 +216,7 @@ class Machine {
           break;
         case Code::Op: {
           const Op op = p_.ops[in.b];
-          const std::size_t n = p_.op_arity[in.b].in, r = p_.op_arity[in.b].out;
+          const std::size_t n = op.arg_size(), r = op.result_size();
           std::size_t base = sp - n;
           std::int32_t first = -1;
           if constexpr (Taping) first = tape_->record(op, st + base, id + base, n, r);
