@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
+#include <chrono>
 #include <cstdlib>
-#include <cstring>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -14,6 +12,7 @@
 
 #include "lang/diagnostics.hpp"
 #include "semantics/compiled_eval.hpp"
+#include "semantics/graph/schedule.hpp"
 #include "semantics/op_eval.hpp"
 
 namespace adlang::graph {
@@ -30,7 +29,10 @@ struct Bottom {
   std::vector<std::uint32_t> key;
 };
 
-enum class State : std::uint8_t { Live, Dead, Bottom };
+// Absent: no token at all. Inside a block, the nodes on the untaken side of a Switch (under
+// Deadness::Elide) receive nothing; they write "absent" to their outputs so that the nodes
+// after them in the block see it. It never leaves the frame.
+enum class State : std::uint8_t { Live, Dead, Bottom, Absent };
 
 struct Token {
   union {
@@ -51,6 +53,12 @@ struct Token {
     t.state = State::Dead;
     return t;
   }
+  static Token absent() {
+    Token t;
+    t.value = 0;
+    t.state = State::Absent;
+    return t;
+  }
   static Token undefined(const Bottom* b) {
     Token t;
     t.bottom = b;
@@ -66,119 +74,25 @@ const Bottom* earlier(const Bottom* a, const Bottom* b) {
   return b->key < a->key ? b : a;
 }
 
-// ---- executable bodies -----------------------------------------------------------------
-
-// A node as the executor reads it: 48 bytes, its consumers in the body's flat edge array, its
-// rarely needed data (operator, location, rd program) in the graph's Node.
-struct ExecNode {
-  NodeKind kind;
-  bool control;
-  std::uint16_t nin, nout;
-  std::uint32_t slot;   // first input slot (multi-input nodes)
-  std::uint32_t multi;  // index among the body's multi-input nodes, UINT32_MAX if single
-  std::uint32_t port0;  // its first output port in Code::port_start
-  std::uint32_t pos;
-  std::uint32_t index;
-  std::uint32_t site;
-  double value;
-  const Node* info;
-};
-
-struct LocalDest {
-  std::uint32_t node;  // local index in the body
-  std::uint32_t input;
-};
-
-// A body in executable form. The static engine shares one per body; the dynamic engine
-// copies it for every call (TensorFlow instantiates the callee's body per invocation).
-struct Code {
-  std::vector<ExecNode> nodes;
-  std::vector<std::uint32_t> port_start;  // per output port: its first entry in `dests`
-  std::vector<LocalDest> dests;
-};
-
-Code make_code(const Graph& g, const Body& b) {
-  Code c;
-  for (NodeId id : b.nodes) {
-    const Node& n = g.nodes[id];
-    ExecNode e{};
-    e.kind = n.kind;
-    e.control = n.control;
-    e.nin = static_cast<std::uint16_t>(n.num_inputs());
-    e.nout = static_cast<std::uint16_t>(n.num_outputs());
-    e.slot = n.slot;
-    e.multi = b.multi_index[n.local];
-    e.port0 = static_cast<std::uint32_t>(c.port_start.size());
-    e.pos = n.pos;
-    e.index = n.index;
-    e.site = n.site;
-    e.value = n.value;
-    e.info = &n;
-    for (const auto& out : n.outputs) {
-      c.port_start.push_back(static_cast<std::uint32_t>(c.dests.size()));
-      bool cross = n.kind == NodeKind::Call || n.kind == NodeKind::Exit;
-      if (!cross)
-        for (const Dest& d : out)
-          c.dests.push_back(LocalDest{d.node - b.first, d.input});
-    }
-    c.nodes.push_back(e);
-  }
-  c.port_start.push_back(static_cast<std::uint32_t>(c.dests.size()));
-  return c;
-}
-
 // ---- frames ----------------------------------------------------------------------------
 
-// A frame's lock when several workers share it (guards its state and argument buffer only
-// for the moment of a Call; a spin lock keeps frames free of allocations).
-class SpinLock {
- public:
-  void lock() {
-    while (flag_.exchange(true, std::memory_order_acquire)) {
-      while (flag_.load(std::memory_order_relaxed)) {
-      }
-    }
-  }
-  void unlock() { flag_.store(false, std::memory_order_release); }
-
- private:
-  std::atomic<bool> flag_{false};
-};
-
-enum class FrameState : std::uint8_t {
-  Pending,  // made by an argument's Call before the control Call: arguments are buffered
-  Running,  // entered: tokens flow into the body
-  Refused,  // the control Call found no fuel or frame budget: arguments are dropped
-};
-
 // One activation of a body: the tag t/i of its tokens is this frame, whose parent is t and
-// whose call site is i. `live` counts what keeps it alive: tokens of this tag in flight or in
-// input slots, Calls of its site not yet arrived, and live child frames.
+// whose call site is i. `live` counts what keeps it alive: one until its outputs have all been
+// sent, plus its blocks that are ready or running, plus its live child frames.
 template <bool Threaded>
 struct Frame {
-  using Count = std::conditional_t<Threaded, std::atomic<std::int64_t>, std::int64_t>;
-  using Pending = std::conditional_t<Threaded, std::atomic<std::int32_t>, std::int32_t>;
-  using Child = std::conditional_t<Threaded, std::atomic<Frame*>, Frame*>;
+  template <class T>
+  using Shared = std::conditional_t<Threaded, std::atomic<T>, T>;
 
   Frame* parent;
   std::uint32_t body;
   std::uint32_t site;  // global index of the call site (UINT32_MAX for the main frame)
-  Count live;
-  FrameState state;
-  SpinLock lock;     // Threaded: guards state and the argument buffer
-  const Code* code;  // the body (Dynamic: this activation's own copy)
-  Child* children;   // per call site of the body
-  Token* slots;      // input slots of multi-input nodes
-  Pending* pending;  // inputs still missing, per multi-input node
-  Token* args;       // arguments buffered while Pending
-  std::uint8_t* has_arg;
-};
-
-template <bool Threaded>
-struct Item {
-  Frame<Threaded>* frame;
-  std::uint32_t node;  // local index in the frame's body
-  Token token;         // the input of a single-input node
+  Shared<std::int64_t> live;
+  Shared<std::int32_t> exits_pending;  // outputs not yet sent
+  Shared<bool> returned;               // every output sent: the parent may be gone
+  const Schedule* code;                // the body (Dynamic: this activation's own copy)
+  Shared<std::int32_t>* pending;       // per block: signals still missing
+  Token* slots;                        // output slots of the body's nodes
 };
 
 // ---- the executor ----------------------------------------------------------------------
@@ -186,54 +100,65 @@ struct Item {
 template <bool Threaded>
 class Executor {
   using F = Frame<Threaded>;
-  using It = Item<Threaded>;
+  template <class T>
+  using Shared = std::conditional_t<Threaded, std::atomic<T>, T>;
+
+  // Threaded: frame counts are published in batches (see frames_changed).
+  static constexpr std::int64_t kFrameBatch = Threaded ? 16 : 1;
 
  public:
   Executor(const Graph& g, const GraphOptions& o, NameSupply& names)
-      : g_(g), o_(o), names_(names), fuel_left_(o.eval.fuel) {
+      : g_(g), o_(o), names_(names), propagate_(o.deadness == Deadness::Propagate) {
     results_.assign(g.bodies[g.main].exits.size(), Token::dead());
     result_set_.assign(results_.size(), 0);
     for (const Body& b : g.bodies) {
-      std::vector<std::int32_t> init(b.num_multi);
-      for (NodeId id : b.nodes) {
-        const Node& n = g.nodes[id];
-        std::uint32_t m = b.multi_index[n.local];
-        if (m != UINT32_MAX) init[m] = static_cast<std::int32_t>(n.num_inputs());
-      }
-      pending_init_.push_back(std::move(init));
-      codes_.push_back(make_code(g, b));
+      schedules_.push_back(make_schedule(g, b));
+      const Schedule& sc = schedules_.back();
+      Shape sh;
+      sh.size = sizeof(F) + sizeof(Shared<std::int32_t>) * sc.blocks.size() + 16 +
+                sizeof(Token) * sc.num_slots;
+      for (const Block& blk : sc.blocks)
+        sh.pending.push_back(blk.pending);
+      shapes_.push_back(std::move(sh));
+      // A work item packs a frame (16-byte aligned, below 2^48) and a block in 64 bits.
+      internal_check(schedules_.back().blocks.size() < (std::size_t(1) << 20),
+                     "a graph body has more than 2^20 blocks");
     }
+    unsigned n = Threaded ? std::max(1u, o.threads) : 1u;
+    for (unsigned i = 0; i < n; ++i)
+      workers_.push_back(std::make_unique<Worker>(g.bodies.size()));
+    fuel_pool_ = static_cast<std::int64_t>(std::min<std::uint64_t>(o.eval.fuel, INT64_MAX));
   }
 
   ~Executor() {
-    for (void* p : blocks_)
-      std::free(p);
+    for (auto& w : workers_)
+      for (void* p : w->chunks)
+        std::free(p);
   }
 
   Value<double> run(const std::vector<Value<double>>& inputs, GraphStats* stats) {
-    const Body& mb = g_.bodies[g_.main];
-    F* root = make_frame(nullptr, g_.main, UINT32_MAX);
-    root->state = FrameState::Running;
+    Worker& w0 = *workers_[0];
+    const Schedule& ms = schedules_[g_.main];
+    F* root = make_frame(w0, nullptr, g_.main, UINT32_MAX);
     root_ = root;
-    std::vector<It> seeds;
     std::size_t k = 0;
     for (const Value<double>& v : inputs)
       for (double x : v)
-        seeds.push_back(It{root, mb.inputs[k++] - mb.first, Token::live(x)});
-    internal_check(k + 1 == mb.inputs.size(), "graph inputs do not match the program's");
-    seeds.push_back(It{root, mb.inputs.back() - mb.first, Token::live(0)});
-    add_live(root, static_cast<std::int64_t>(seeds.size()));
-    run_workers(seeds);
-    internal_check(root->live == 0, "tokens are left in the main frame after termination");
-    free_frame(root);
+        root->slots[ms.input_slots[k++]] = Token::live(x);
+    internal_check(k + 1 == ms.input_slots.size(), "graph inputs do not match the program's");
+    root->slots[ms.input_slots.back()] = Token::live(0);
+    run_workers(root);
+    internal_check(live_of(root) == 0, "work is left in the main frame after termination");
+    free_frame(w0, root);
     if (stats) *stats = collect_stats();
-    // Termination is detected: no item is left anywhere. Every output must have arrived.
+    // Termination is detected: nothing is left anywhere. Every output must have arrived.
     const Bottom* bottom = nullptr;
     Value<double> out;
     for (std::size_t i = 0; i < results_.size(); ++i) {
       internal_check(result_set_[i] != 0, "the graph stopped before producing its result");
       const Token& t = results_[i];
-      internal_check(t.state != State::Dead, "the graph's result is dead");
+      internal_check(t.state != State::Dead && t.state != State::Absent,
+                     "the graph's result is dead");
       if (t.state == State::Bottom) bottom = earlier(bottom, t.bottom);
       if (t.state == State::Live) out.push_back(t.value);
     }
@@ -243,180 +168,230 @@ class Executor {
   }
 
  private:
+  static constexpr std::uint32_t kNoRequest = UINT32_MAX;
+  static constexpr std::uint64_t kWaiting = UINT64_MAX;
+
+  struct alignas(64) Worker {
+    explicit Worker(std::size_t bodies) : free_frames(bodies) {}
+    // The work list, private to the worker: LIFO at the back; with several threads, an idle
+    // worker is given the oldest item (at `base`) when it asks (see run_parallel).
+    std::vector<std::uint64_t> stack;
+    std::size_t base = 0;
+    std::uint64_t next = 0;  // the item to run after this one
+    // Children made by the running block, each holding its frame: added to the frame's live
+    // count once, at the block's end (no other worker can run them before: see run_parallel).
+    std::int64_t holds = 0;
+    std::uint64_t tokens = 0, dead = 0, frames = 0, copies = 0;
+    std::int64_t frames_delta = 0;                // frames made minus freed, not yet published
+    std::vector<std::vector<void*>> free_frames;  // per body
+    std::vector<void*> chunks;
+    char* chunk = nullptr;
+    std::size_t chunk_left = 0;
+    alignas(64) std::atomic<std::int64_t> fuel{0};  // Threaded: fuel taken from the pool
+    // Threaded: the index of a worker asking this one for work (kNoRequest if none), and the
+    // answer to this worker's own request (kWaiting until it comes; 0: none).
+    alignas(64) std::atomic<std::uint32_t> request{kNoRequest};
+    alignas(64) std::atomic<std::uint64_t> transfer{0};
+  };
+
   const Graph& g_;
   const GraphOptions& o_;
   NameSupply& names_;
-  std::conditional_t<Threaded, std::atomic<std::int64_t>, std::int64_t> fuel_left_;
-  std::vector<std::vector<std::int32_t>> pending_init_;
-  std::vector<Code> codes_;
+  const bool propagate_;
+  std::vector<Schedule> schedules_;
+  // What a fresh frame of each body holds: its size, and the initial pending counts.
+  struct Shape {
+    std::size_t size = 0;
+    std::vector<std::int32_t> pending;
+  };
+  std::vector<Shape> shapes_;
+  std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<Token> results_;
   std::vector<std::uint8_t> result_set_;
   F* root_ = nullptr;
-
-  // Frames and bottoms are shared; counters are per worker and summed at the end.
-  struct Counters {
-    std::uint64_t tokens = 0, dead = 0, frames = 0, calls = 0, copies = 0;
-  };
-  std::mutex mu_;  // bottoms_, free_frames_ (Threaded), Rd evaluation
+  std::mutex mu_;  // bottoms_, Rd evaluation
   std::vector<std::unique_ptr<Bottom>> bottoms_;
   const Bottom* fuel_bottom_ = nullptr;
   const Bottom* frames_bottom_ = nullptr;
-  std::vector<std::vector<void*>> free_frames_{std::vector<std::vector<void*>>(g_.bodies.size())};
-  std::vector<void*> blocks_;  // chunks of frames, freed with the executor
-  char* chunk_ = nullptr;
-  std::size_t chunk_left_ = 0;
+  alignas(64) Shared<std::int64_t> fuel_pool_{0};
+  std::atomic<int> fuel_moving_{0};  // Threaded: fuel taken from one place, not yet in another
+  alignas(64) Shared<std::int64_t> live_frames_{0};
+  Shared<std::int64_t> peak_frames_{0};
+  alignas(64) std::atomic<bool> done_{false};
+  std::atomic<unsigned> idle_{0};
+
+  // ---- work items ----
+
+  static std::uint64_t item(F* f, std::uint32_t block) {
+    auto p = reinterpret_cast<std::uintptr_t>(f);
+    return (static_cast<std::uint64_t>(p) >> 4) | (static_cast<std::uint64_t>(block) << 44);
+  }
+  static F* item_frame(std::uint64_t x) {
+    return reinterpret_cast<F*>(
+        static_cast<std::uintptr_t>((x & ((std::uint64_t(1) << 44) - 1)) << 4));
+  }
+  static std::uint32_t item_block(std::uint64_t x) { return static_cast<std::uint32_t>(x >> 44); }
+
+  // ---- counts ----
+
+  template <class T>
+  static T dec(Shared<T>& c, T n) {
+    if constexpr (Threaded) {
+      return c.fetch_sub(n, std::memory_order_acq_rel) - n;
+    } else {
+      return c -= n;
+    }
+  }
+  template <class T>
+  static void inc(Shared<T>& c, T n) {
+    if constexpr (Threaded) {
+      c.fetch_add(n, std::memory_order_relaxed);
+    } else {
+      c += n;
+    }
+  }
+  template <class T>
+  static void set(Shared<T>& c, T v) {
+    if constexpr (Threaded) {
+      c.store(v, std::memory_order_relaxed);
+    } else {
+      c = v;
+    }
+  }
+  template <class T>
+  static T get(const Shared<T>& c) {
+    if constexpr (Threaded) {
+      return c.load(std::memory_order_relaxed);
+    } else {
+      return c;
+    }
+  }
+  static std::int64_t live_of(const F* f) { return get<std::int64_t>(f->live); }
+
+  // Drops n from f's count; frees f when it reaches zero (its hold on its parent ended with
+  // its last output, fire_exit). The main frame reaching zero is the end of the run.
+  void release(Worker& w, F* f, std::int64_t n) {
+    if (dec<std::int64_t>(f->live, n) != 0) return;
+    if (f == root_) {
+      done_.store(true, std::memory_order_release);
+      return;
+    }
+    free_frame(w, f);
+  }
+
+  // Frames are published to the shared count in batches with several threads (a count
+  // touched by every call on both cores costs more than the call); the peak and the
+  // --max-frames budget are then exact to within kFrameBatch frames per worker.
+  void frames_changed(Worker& w, std::int64_t d) {
+    w.frames_delta += d;
+    if (std::abs(w.frames_delta) < kFrameBatch) return;
+    publish_frames(w);
+  }
+  void publish_frames(Worker& w) {
+    std::int64_t now;
+    if constexpr (Threaded) {
+      now = live_frames_.fetch_add(w.frames_delta, std::memory_order_relaxed) + w.frames_delta;
+      std::int64_t peak = peak_frames_.load(std::memory_order_relaxed);
+      while (now > peak && !peak_frames_.compare_exchange_weak(peak, now)) {
+      }
+    } else {
+      now = live_frames_ += w.frames_delta;
+      if (now > peak_frames_) peak_frames_ = now;
+    }
+    w.frames_delta = 0;
+  }
+  std::int64_t frames_live(const Worker& w) const {
+    if constexpr (Threaded) {
+      return live_frames_.load(std::memory_order_relaxed) + w.frames_delta;
+    } else {
+      return live_frames_ + w.frames_delta;
+    }
+  }
+
+  // ---- frames ----
 
   // Frames are carved from large chunks (growing the heap one frame at a time is slow in
   // the commands' worker thread, whose malloc arena grows by mprotect).
-  void* carve(std::size_t size) {
-    size = (size + 15) & ~std::size_t(15);
-    if (size > chunk_left_) {
+  static void* carve(Worker& w, std::size_t size) {
+    size = (size + 63) & ~std::size_t(63);  // whole cache lines: no false sharing between workers
+    if (size > w.chunk_left) {
       // 8 MiB chunks aligned for transparent huge pages: first touches of fresh memory
       // (page faults) dominate deep recursions, and a huge page takes one fault per 2 MiB.
       constexpr std::size_t kHuge = std::size_t(2) << 20;
       std::size_t n =
           (std::max<std::size_t>(size, std::size_t(8) << 20) + kHuge - 1) & ~(kHuge - 1);
-      chunk_ = static_cast<char*>(std::aligned_alloc(kHuge, n));
-      if (!chunk_) throw std::bad_alloc();
-      madvise(chunk_, n, MADV_HUGEPAGE);
-      blocks_.push_back(chunk_);
-      chunk_left_ = n;
+      w.chunk = static_cast<char*>(std::aligned_alloc(kHuge, n));
+      if (!w.chunk) throw std::bad_alloc();
+      internal_check(reinterpret_cast<std::uintptr_t>(w.chunk) + n < (std::uintptr_t(1) << 48),
+                     "a frame lies above 2^48");
+      madvise(w.chunk, n, MADV_HUGEPAGE);
+      w.chunks.push_back(w.chunk);
+      w.chunk_left = n;
     }
-    void* p = chunk_;
-    chunk_ += size;
-    chunk_left_ -= size;
+    void* p = w.chunk;
+    w.chunk += size;
+    w.chunk_left -= size;
     return p;
   }
-  std::conditional_t<Threaded, std::atomic<std::int64_t>, std::int64_t> live_frames_{0};
-  std::conditional_t<Threaded, std::atomic<std::int64_t>, std::int64_t> peak_frames_{0};
 
-  // Work distribution (Threaded): per-worker LIFO stacks, a shared queue for idle workers.
-  std::deque<It> shared_;
-  std::mutex queue_mu_;
-  std::condition_variable queue_cv_;
-  std::atomic<std::int64_t> outstanding_{0};
-  std::atomic<int> idle_{0};
-  std::atomic<bool> done_{false};
-  std::vector<Counters> counters_;
-
-  struct Worker {
-    std::vector<It> stack;
-    Counters* c;
-    int depth = 0;  // nesting of inline firings
-  };
-
-  // ---- bookkeeping ----
-
-  static void add_live(F* f, std::int64_t n) { f->live += n; }
-  // Drops n from f's count; frees f (and, in turn, parents) when it reaches zero.
-  void release(F* f, std::int64_t n) {
-    while (f) {
-      std::int64_t left;
-      if constexpr (Threaded) {
-        left = f->live.fetch_sub(n, std::memory_order_acq_rel) - n;
-      } else {
-        f->live -= n;
-        left = f->live;
-      }
-      if (left != 0 || f == root_) return;
-      F* parent = f->parent;
-      free_frame(f);
-      f = parent;
-      n = 1;
-    }
-  }
-
-  F* make_frame(F* parent, std::uint32_t body, std::uint32_t site) {
-    const Body& b = g_.bodies[body];
-    std::size_t nargs = b.inputs.size() - 1;
-    std::size_t size = sizeof(F) + sizeof(typename F::Child) * b.sites.size() +
-                       sizeof(Token) * b.num_slots + sizeof(typename F::Pending) * b.num_multi +
-                       sizeof(Token) * nargs + nargs + 16;
+  F* make_frame(Worker& w, F* parent, std::uint32_t body, std::uint32_t site) {
+    const Shape& sh = shapes_[body];
+    const Schedule& s = schedules_[body];
     void* mem = nullptr;
-    if constexpr (!Threaded) {
-      auto& list = free_frames_[body];
-      if (!list.empty()) {
-        mem = list.back();
-        list.pop_back();
-      }
+    auto& list = w.free_frames[body];
+    if (!list.empty()) {
+      mem = list.back();
+      list.pop_back();
     } else {
-      std::lock_guard<std::mutex> l(mu_);
-      auto& list = free_frames_[body];
-      if (!list.empty()) {
-        mem = list.back();
-        list.pop_back();
-      }
+      mem = carve(w, sh.size);
     }
-    if (!mem) {
-      if constexpr (Threaded) {
-        std::lock_guard<std::mutex> l(mu_);
-        mem = carve(size);
-      } else {
-        mem = carve(size);
-      }
-    }
+    // Layout: the frame, its pending counts, its slots.
     char* p = static_cast<char*>(mem);
     F* f = new (p) F;
     p += sizeof(F);
     f->parent = parent;
     f->body = body;
     f->site = site;
-    f->live = 0;
-    f->state = FrameState::Pending;
-    f->code = &codes_[body];
-    f->children = reinterpret_cast<typename F::Child*>(p);
-    for (std::size_t i = 0; i < b.sites.size(); ++i)
-      new (&f->children[i]) typename F::Child(nullptr);
-    p += sizeof(typename F::Child) * b.sites.size();
-    // The 8-byte parts first (Tokens), then the 4-byte counts, then the flags: each part
-    // aligned for its type.
-    static_assert(alignof(F) >= alignof(Token) && alignof(typename F::Child) >= alignof(Token));
+    set<std::int64_t>(f->live, 1);
+    set<std::int32_t>(f->exits_pending, static_cast<std::int32_t>(s.exits));
+    set<bool>(f->returned, false);
+    f->code = &s;
+    f->pending = reinterpret_cast<Shared<std::int32_t>*>(p);
+    p += sizeof(Shared<std::int32_t>) * sh.pending.size();
+    p += (16 - reinterpret_cast<std::uintptr_t>(p) % 16) % 16;
     f->slots = reinterpret_cast<Token*>(p);
-    p += sizeof(Token) * b.num_slots;
-    f->args = reinterpret_cast<Token*>(p);
-    p += sizeof(Token) * nargs;
-    f->pending = reinterpret_cast<typename F::Pending*>(p);
-    for (std::size_t i = 0; i < b.num_multi; ++i)
-      new (&f->pending[i]) typename F::Pending(pending_init_[body][i]);
-    p += sizeof(typename F::Pending) * b.num_multi;
-    f->has_arg = reinterpret_cast<std::uint8_t*>(p);
-    std::memset(f->has_arg, 0, nargs);
+    if constexpr (Threaded) {
+      for (std::size_t i = 0; i < sh.pending.size(); ++i)
+        new (&f->pending[i]) Shared<std::int32_t>(sh.pending[i]);
+    } else {
+      std::copy(sh.pending.begin(), sh.pending.end(), f->pending);
+    }
     if (o_.engine == Engine::Dynamic && parent) {
       // TensorFlow's dynamic approach: the call instantiates a copy of the callee's body.
-      f->code = new Code(codes_[body]);
+      f->code = new Schedule(s);
+      ++w.copies;
     }
-    std::int64_t now;
-    if constexpr (Threaded) {
-      now = live_frames_.fetch_add(1) + 1;
-      std::int64_t peak = peak_frames_.load();
-      while (now > peak && !peak_frames_.compare_exchange_weak(peak, now)) {
-      }
-    } else {
-      now = ++live_frames_;
-      if (now > peak_frames_) peak_frames_ = now;
-    }
+    frames_changed(w, 1);
     return f;
   }
 
-  void free_frame(F* f) {
-    if (f->parent) f->parent->children[g_.sites[f->site].local] = nullptr;
+  void free_frame(Worker& w, F* f) {
     if (o_.engine == Engine::Dynamic && f->parent) delete f->code;
     std::uint32_t body = f->body;
     f->~F();
-    --live_frames_;
-    if constexpr (Threaded) {
-      std::lock_guard<std::mutex> l(mu_);
-      free_frames_[body].push_back(f);
-    } else {
-      free_frames_[body].push_back(f);
-    }
+    frames_changed(w, -1);
+    w.free_frames[body].push_back(f);
   }
 
-  // The key of an undefinedness at node `pos` of frame f (see Bottom).
+  // The key of an undefinedness at node `pos` of frame f (see Bottom). From a frame that has
+  // sent its outputs (or one below it) nothing can reach the result any more, and its parent
+  // may be freed: such an undefinedness gets the last key.
   std::vector<std::uint32_t> key_at(const F* f, std::uint32_t pos) const {
     std::vector<std::uint32_t> key;
-    for (const F* x = f; x->parent; x = x->parent)
+    for (const F* x = f; x->parent; x = x->parent) {
+      if (get<bool>(x->returned)) return {UINT32_MAX};  // x holds its parent until then
       key.push_back(g_.sites[x->site].pos);
+    }
     std::reverse(key.begin(), key.end());
     key.push_back(pos);
     return key;
@@ -430,14 +405,14 @@ class Executor {
     return p;
   }
 
-  GraphStats collect_stats() const {
+  GraphStats collect_stats() {
     GraphStats s;
-    for (const Counters& c : counters_) {
-      s.tokens += c.tokens;
-      s.dead_tokens += c.dead;
-      s.frames_created += c.frames;
-      (void)c.calls;
-      s.bodies_copied += c.copies;
+    for (auto& w : workers_) {
+      s.tokens += w->tokens;
+      s.dead_tokens += w->dead;
+      s.frames_created += w->frames;
+      s.bodies_copied += w->copies;
+      publish_frames(*w);
     }
     s.peak_live_frames = static_cast<std::uint64_t>(peak_frames_);
     s.calls = calls_made();  // Call firings and the calls of Rd nodes' evaluations
@@ -446,48 +421,77 @@ class Executor {
 
   // ---- scheduling ----
 
-  void push(Worker& w, It item) {
-    if constexpr (Threaded) {
-      outstanding_.fetch_add(1, std::memory_order_relaxed);
-      if (idle_.load(std::memory_order_relaxed) > 0 && !w.stack.empty()) {
-        {
-          std::lock_guard<std::mutex> l(queue_mu_);
-          shared_.push_back(item);
-        }
-        queue_cv_.notify_one();
-        return;
-      }
+  // Block b of frame f has all its inputs: count it in f's live count and queue it.
+  void ready(Worker& w, F* f, std::uint32_t b) {
+    const Block& blk = f->code->blocks[b];
+    if (blk.first == blk.end) {
+      // Only sources (a call site's Returns): count them and pass the signal on.
+      w.tokens += blk.sources;
+      signal_successors(w, f, blk);
+      return;
     }
-    w.stack.push_back(item);
+    inc<std::int64_t>(f->live, 1);
+    enqueue(w, item(f, b));
   }
 
-  void run_workers(const std::vector<It>& seeds) {
-    unsigned n = Threaded ? std::max(1u, o_.threads) : 1u;
-    counters_.assign(n, Counters{});
-    if constexpr (!Threaded) {
-      Worker w;
-      w.c = &counters_[0];
-      for (auto it = seeds.rbegin(); it != seeds.rend(); ++it)
-        w.stack.push_back(*it);
-      run_serial(w);
+  // The item is this worker's next if it has none (so a worker follows one callee down
+  // before its siblings), else it goes on the worker's stack.
+  static void enqueue(Worker& w, std::uint64_t x) {
+    if (w.next == 0) {
+      w.next = x;
     } else {
-      outstanding_ = static_cast<std::int64_t>(seeds.size());
-      for (auto it = seeds.rbegin(); it != seeds.rend(); ++it)
-        shared_.push_back(*it);
+      w.stack.push_back(x);
+    }
+  }
+
+  // The worker's newest item, or 0.
+  static std::uint64_t take(Worker& w) {
+    std::uint64_t x = w.next;
+    w.next = 0;
+    if (x != 0) return x;
+    if (w.stack.size() == w.base) {
+      w.stack.clear();
+      w.base = 0;
+      return 0;
+    }
+    x = w.stack.back();
+    w.stack.pop_back();
+    return x;
+  }
+
+  // Whether block b of f has all its inputs after n more signals. A block that waits for n
+  // signals in all (one predecessor, or a Merge whose three inputs come at once) has a single
+  // signaller, and its count is not touched.
+  static bool arrive(F* f, std::uint32_t b, std::int32_t n) {
+    if (f->code->blocks[b].pending == n) return true;
+    std::int32_t left = dec<std::int32_t>(f->pending[b], n);
+    internal_check(left >= 0, "a block of the graph was signalled too often");
+    return left == 0;
+  }
+
+  void signal(Worker& w, F* f, std::uint32_t b, std::int32_t n) {
+    if (arrive(f, b, n)) ready(w, f, b);
+  }
+
+  void run_workers(F* root) {
+    Worker& w0 = *workers_[0];
+    if constexpr (!Threaded) {
+      signal(w0, root, schedules_[g_.main].entry, 1);
+      for (std::uint64_t x = take(w0); x != 0; x = take(w0))
+        run_block(w0, item_frame(x), item_block(x));
+    } else {
+      signal(w0, root, schedules_[g_.main].entry, 1);
       std::vector<std::thread> threads;
       std::exception_ptr failure;
       std::mutex failure_mu;
-      for (unsigned i = 0; i < n; ++i) {
+      for (std::size_t i = 0; i < workers_.size(); ++i) {
         threads.emplace_back([this, i, &failure, &failure_mu] {
-          Worker w;
-          w.c = &counters_[i];
           try {
-            run_parallel(w);
+            run_parallel(i);
           } catch (...) {
             std::lock_guard<std::mutex> l(failure_mu);
             if (!failure) failure = std::current_exception();
             done_ = true;
-            queue_cv_.notify_all();
           }
         });
       }
@@ -497,215 +501,331 @@ class Executor {
     }
   }
 
-  void run_serial(Worker& w) {
-    while (!w.stack.empty()) {
-      It item = w.stack.back();
-      w.stack.pop_back();
-      fire(w, item);
-    }
-  }
-
-  void run_parallel(Worker& w) {
+  // A worker runs its own items depth first. Work is shared by request (private deques,
+  // Acar, Charguéraud and Rainey, PPoPP 2013): a worker without items asks another by
+  // writing its index into that worker's request cell, and the owner, which looks at its cell
+  // between blocks, hands over its oldest item (in a recursion, the largest piece of work) or
+  // nothing. Owners thus keep their items without atomic operations or fences. The run ends
+  // when the main frame has nothing left (release), or, as a safety net that turns a counting
+  // error into an internal error instead of a hang, when every worker is idle (a worker
+  // waiting for an answer is not idle, so no item can be in flight then).
+  void run_parallel(std::size_t me) {
+    Worker& w = *workers_[me];
+    const std::size_t n = workers_.size();
+    std::size_t victim = me;
+    unsigned misses = 0;
+    bool idle = false;
     for (;;) {
-      if (w.stack.empty()) {
-        std::unique_lock<std::mutex> l(queue_mu_);
-        ++idle_;
-        queue_cv_.wait(l, [&] { return done_.load() || !shared_.empty(); });
-        --idle_;
-        if (shared_.empty()) return;  // done
-        w.stack.push_back(shared_.front());
-        shared_.pop_front();
+      answer(w);
+      std::uint64_t x = take(w);
+      if (x != 0) {
+        run_block(w, item_frame(x), item_block(x));
         continue;
       }
-      It item = w.stack.back();
-      w.stack.pop_back();
-      fire(w, item);
-      if (outstanding_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        {
-          std::lock_guard<std::mutex> l(queue_mu_);
-          done_ = true;
+      if (done_.load(std::memory_order_acquire)) break;
+      if (n > 1) {
+        victim = (victim + 1) % n == me ? (victim + 2) % n : (victim + 1) % n;
+        if (idle) idle_.fetch_sub(1);
+        idle = false;
+        x = ask(w, me, *workers_[victim]);
+        if (x != 0) {
+          misses = 0;
+          run_block(w, item_frame(x), item_block(x));
+          continue;
         }
-        queue_cv_.notify_all();
-        return;
       }
+      if (!idle) idle_.fetch_add(1);
+      idle = true;
+      if (idle_.load() == n) {
+        done_.store(true, std::memory_order_release);
+        break;
+      }
+      if (++misses < 64) continue;
+      if (misses < 256) {
+        std::this_thread::yield();
+      } else {
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+      }
+    }
+    if (idle) idle_.fetch_sub(1);
+    answer(w);
+  }
+
+  // Answers a request for work addressed to w: its oldest item, or nothing.
+  void answer(Worker& w) {
+    std::uint32_t thief = w.request.load(std::memory_order_acquire);
+    if (thief == kNoRequest) return;
+    // The thief may have withdrawn its request (at the end of the run): then it gets nothing.
+    if (!w.request.compare_exchange_strong(thief, kNoRequest, std::memory_order_acq_rel)) return;
+    std::uint64_t x = 0;
+    if (w.stack.size() > w.base) x = w.stack[w.base++];
+    workers_[thief]->transfer.store(x, std::memory_order_release);
+  }
+
+  // Asks `victim` for work and waits for the answer (answering requests to w meanwhile, with
+  // nothing: w has no items). Returns the item, or 0.
+  std::uint64_t ask(Worker& w, std::size_t me, Worker& victim) {
+    w.transfer.store(kWaiting, std::memory_order_relaxed);
+    std::uint32_t expected = kNoRequest;
+    if (!victim.request.compare_exchange_strong(expected, static_cast<std::uint32_t>(me),
+                                                std::memory_order_acq_rel)) {
+      return 0;
+    }
+    for (unsigned spins = 0;; ++spins) {
+      std::uint64_t x = w.transfer.load(std::memory_order_acquire);
+      if (x != kWaiting) return x;
+      answer(w);
+      if (spins < 256) continue;  // an answer takes about one block of the victim
+      if (done_.load(std::memory_order_acquire)) {
+        // The victim has stopped or will: take back the request if it is still there.
+        expected = static_cast<std::uint32_t>(me);
+        if (victim.request.compare_exchange_strong(expected, kNoRequest)) return 0;
+      }
+      std::this_thread::yield();
     }
   }
 
-  // ---- delivery ----
+  // ---- blocks ----
 
-  // Delivers token t to input `input` of node `node` in frame f.
-  void deliver(Worker& w, F* f, std::uint32_t node, std::uint32_t input, Token t) {
-    const ExecNode& n = f->code->nodes[node];
-    std::uint32_t m = n.multi;
-    add_live(f, 1);
-    if (m == UINT32_MAX) {
-      // Single-input nodes fire inline (bounded nesting), else via the work list.
-      if (w.depth < 32) {
-        ++w.depth;
-        fire(w, It{f, node, t});
-        --w.depth;
-      } else {
-        push(w, It{f, node, t});
+  // Runs block bi of frame f: its nodes in order, each by its firing rule (graph.hpp), then
+  // signals its successors. The common cases (every input live, the result in range) are
+  // written out here; everything else goes to fire_strict.
+  void run_block(Worker& w, F* f, std::uint32_t bi) {
+    const Schedule& s = *f->code;
+    const Block& blk = s.blocks[bi];
+    Token* const slots = f->slots;
+    const std::uint32_t* const inputs = s.inputs.data();
+    const ScheduledNode* const end = s.nodes.data() + blk.end;
+    w.tokens += blk.sources;
+    for (const ScheduledNode* np = s.nodes.data() + blk.first; np != end; ++np) {
+      const ScheduledNode& n = *np;
+      const std::uint32_t* in = inputs + n.in;
+      switch (n.kind) {
+        case NodeKind::Const:
+        case NodeKind::BoolConst:
+          if (slots[in[0]].state == State::Live && !n.info->error) {
+            ++w.tokens;
+            slots[n.out] = Token::live(n.value);
+            continue;
+          }
+          break;
+        case NodeKind::Add:
+          if (slots[in[0]].state == State::Live && slots[in[1]].state == State::Live) {
+            double r = slots[in[0]].value + slots[in[1]].value;
+            if (ScalarTraits<double>::in_range(r)) {
+              ++w.tokens;
+              slots[n.out] = Token::live(r);
+              continue;
+            }
+          }
+          break;
+        case NodeKind::Op:
+          if (fire_arithmetic(w, slots, n, in)) continue;
+          break;
+        case NodeKind::Pred:
+          if (slots[in[0]].state == State::Live && slots[in[1]].state == State::Live) {
+            std::optional<bool> v = eval_pred(*n.info->pred, slots[in[0]].value, slots[in[1]].value,
+                                              o_.eval.predicates);
+            if (v) {
+              ++w.tokens;
+              slots[n.out] = Token::live(*v ? 1 : 0);
+              continue;
+            }
+          }
+          break;
+        case NodeKind::Switch:
+          fire_switch(w, slots, n, in);
+          continue;
+        case NodeKind::Merge:
+          fire_merge(w, slots, n, in);
+          continue;
+        case NodeKind::Call:
+          fire_site(w, f, n, in);
+          continue;
+        case NodeKind::Exit: {
+          Token t = slots[in[0]];
+          internal_check(t.state != State::Absent, "a body's output is absent");
+          ++w.tokens;
+          if (t.state == State::Dead) ++w.dead;
+          fire_exit(w, f, n, t);
+          continue;
+        }
+        case NodeKind::Gate:
+          if (slots[in[0]].state == State::Live && slots[in[1]].state == State::Live) {
+            ++w.tokens;
+            slots[n.out] = slots[in[0]];
+            continue;
+          }
+          break;
+        case NodeKind::Sync:
+        case NodeKind::Rd:
+          break;
+        case NodeKind::InputMerge:
+        case NodeKind::Return:
+          throw InternalError("internal error: a source node in a block's node list");
       }
-      return;
-    }
-    f->slots[n.slot + input] = t;
-    std::int32_t arrived = 1;
-    if (n.kind == NodeKind::Merge && input == 2 && o_.deadness == Deadness::Elide) {
-      // The predicate tells which branch input will never come: count it (both, unless the
-      // predicate is live) as arrived dead.
-      arrived = t.state == State::Live ? 2 : 3;
-      if (t.state == State::Live) {
-        f->slots[n.slot + (t.value != 0 ? 1 : 0)] = Token::dead();
-      } else {
-        f->slots[n.slot] = f->slots[n.slot + 1] = Token::dead();
+      if (slots[in[0]].state == State::Absent) {  // the untaken side of a Switch
+        for (std::uint32_t k = 0; k < n.nout; ++k)
+          slots[n.out + k] = Token::absent();
+        continue;
       }
-      add_live(f, arrived - 1);  // the inputs counted as arrived are released when it fires
+      fire_strict(w, f, n, in);
     }
-    bool ready;
-    if constexpr (Threaded) {
-      ready = f->pending[m].fetch_sub(arrived, std::memory_order_acq_rel) == arrived;
+    if (w.holds != 0) {
+      inc<std::int64_t>(f->live, w.holds);
+      w.holds = 0;
+    }
+    hand_on(w, f, blk);
+  }
+
+  // Signals the successors of a block that holds a unit of f's live count. The first that
+  // becomes ready takes over the unit (no change to the count); f is not touched once it is
+  // queued.
+  void hand_on(Worker& w, F* f, const Block& blk) {
+    const Schedule& s = *f->code;
+    std::uint64_t heir = 0;
+    for (std::uint32_t k = blk.succ; k < blk.succ_end; ++k) {
+      const Successor& x = s.successors[k];
+      std::int32_t c = x.merge_inputs == 0 ? 1 : merge_arrivals(s, f, x);
+      if (c == 0 || !arrive(f, x.block, c)) continue;
+      const Block& next = s.blocks[x.block];
+      if (heir != 0 || next.first == next.end) {
+        ready(w, f, x.block);
+      } else {
+        heir = item(f, x.block);
+      }
+    }
+    if (heir != 0) {
+      enqueue(w, heir);
     } else {
-      ready = (f->pending[m] -= arrived) == 0;
+      release(w, f, 1);
     }
-    if (ready) push(w, It{f, node, Token::dead()});
   }
 
-  void emit(Worker& w, F* f, const ExecNode& n, std::uint32_t port, Token t) {
-    const Code& c = *f->code;
-    std::uint32_t end = c.port_start[n.port0 + port + 1];
-    for (std::uint32_t i = c.port_start[n.port0 + port]; i < end; ++i)
-      deliver(w, f, c.dests[i].node, c.dests[i].input, t);
+  void signal_successors(Worker& w, F* f, const Block& blk) {
+    const Schedule& s = *f->code;
+    for (std::uint32_t k = blk.succ; k < blk.succ_end; ++k) {
+      const Successor& x = s.successors[k];
+      std::int32_t c = x.merge_inputs == 0 ? 1 : merge_arrivals(s, f, x);
+      if (c > 0) signal(w, f, x.block, c);
+    }
   }
 
-  // ---- firing ----
-
-  void fire(Worker& w, const It& item) {
-    F* f = item.frame;
-    const ExecNode& n = f->code->nodes[item.node];
-    ++w.c->tokens;
-    switch (n.kind) {
-      case NodeKind::InputMerge:
-      case NodeKind::Return:
-        if (item.token.state == State::Dead) ++w.c->dead;
-        emit(w, f, n, 0, item.token);
-        release(f, 1);
-        return;
-      case NodeKind::Exit:
-        fire_exit(w, f, n, item.token);
-        return;
-      case NodeKind::Call:
-        fire_call(w, f, n, item.token);
-        return;
-      case NodeKind::Const:
-      case NodeKind::BoolConst: {
-        Token t = item.token;
-        if (t.state == State::Live) {
-          t = n.info->error ? Token::undefined(make_bottom(f, n.pos, *n.info->error))
-                            : Token::live(n.value);
+  // The operators without a domain restriction, on live inputs with the result in range:
+  // the definitions' primals, as the compiled evaluator applies them.
+  static bool fire_arithmetic(Worker& w, Token* slots, const ScheduledNode& n,
+                              const std::uint32_t* in) {
+    double r;
+    switch (n.op) {
+      case OpKind::Neg:
+        if (slots[in[0]].state != State::Live) return false;
+        operators::Neg::primal(&slots[in[0]].value, &r, 0);
+        break;
+      case OpKind::Sub:
+      case OpKind::Mul: {
+        if (slots[in[0]].state != State::Live || slots[in[1]].state != State::Live) return false;
+        double x[2] = {slots[in[0]].value, slots[in[1]].value};
+        if (n.op == OpKind::Sub) {
+          operators::Sub::primal(x, &r, 0);
         } else {
-          ++w.c->dead;
+          operators::Mul::primal(x, &r, 0);
         }
-        emit(w, f, n, 0, t);
-        release(f, 1);
-        return;
+        break;
       }
-      case NodeKind::Add:
-      case NodeKind::Op:
-      case NodeKind::Pred:
-      case NodeKind::Switch:
-      case NodeKind::Merge:
-      case NodeKind::Sync:
-      case NodeKind::Gate:
-      case NodeKind::Rd:
-        break;  // strict nodes and Switch/Merge: below, once their inputs are gathered
+      default:
+        return false;
     }
-    // Strict nodes: gather the inputs.
-    std::uint32_t nin = n.nin;
-    const Token* in = n.multi == UINT32_MAX ? &item.token : f->slots + n.slot;
-    if (n.kind == NodeKind::Switch || n.kind == NodeKind::Merge) {
-      fire_control(w, f, n, in);
-      release(f, nin);
-      return;
+    if (!ScalarTraits<double>::in_range(r)) return false;
+    ++w.tokens;
+    slots[n.out] = Token::live(r);
+    return true;
+  }
+
+  // The inputs of a Merge that a block has produced. A live predicate also counts the input
+  // that will never come (the untaken side; Deadness::Elide), a bottom one both.
+  std::int32_t merge_arrivals(const Schedule& s, const F* f, const Successor& x) const {
+    const ScheduledNode& m = s.nodes[s.blocks[x.block].first];
+    std::int32_t n = 0;
+    for (std::uint32_t i = 0; i < 3; ++i) {
+      if (!(x.merge_inputs & (1u << i))) continue;
+      const Token& t = f->slots[s.inputs[m.in + i]];
+      if (t.state == State::Absent) continue;
+      if (i == 2 && !propagate_) {
+        n += t.state == State::Live ? 2 : 3;
+      } else {
+        n += 1;
+      }
     }
+    return n;
+  }
+
+  static void emit_all(F* f, const ScheduledNode& n, Token t) {
+    for (std::uint32_t k = 0; k < n.nout; ++k)
+      f->slots[n.out + k] = t;
+  }
+
+  // The strict nodes (and constants) in general: no token if an input is absent, a dead
+  // token if one is dead, the earliest bottom if one is bottom, else the node's value.
+  [[gnu::noinline]] void fire_strict(Worker& w, F* f, const ScheduledNode& n,
+                                     const std::uint32_t* in) {
+    Token* slots = f->slots;
     bool dead = false;
     const Bottom* bottom = nullptr;
-    for (std::uint32_t i = 0; i < nin; ++i) {
-      if (in[i].state == State::Dead) dead = true;
-      if (in[i].state == State::Bottom) bottom = earlier(bottom, in[i].bottom);
+    for (std::uint32_t i = 0; i < n.nin; ++i) {
+      const Token& t = slots[in[i]];
+      if (t.state == State::Absent) {
+        emit_all(f, n, Token::absent());
+        return;
+      }
+      if (t.state == State::Dead) dead = true;
+      if (t.state == State::Bottom) bottom = earlier(bottom, t.bottom);
     }
+    ++w.tokens;
     if (dead || bottom) {
-      if (dead) ++w.c->dead;
-      Token t = dead ? Token::dead() : Token::undefined(bottom);
-      for (std::uint32_t k = 0; k < n.nout; ++k)
-        emit(w, f, n, k, t);
-      release(f, nin);
+      if (dead) ++w.dead;
+      emit_all(f, n, dead ? Token::dead() : Token::undefined(bottom));
       return;
     }
     switch (n.kind) {
-      case NodeKind::Add: {
-        double s = in[0].value + in[1].value;
-        if (!ScalarTraits<double>::in_range(s)) {
-          emit(w, f, n, 0,
-               Token::undefined(make_bottom(
-                   f, n.pos,
-                   Undefined(UndefinedKind::Range, n.info->loc,
-                             "the sum is outside the range of double precision",
-                             {"rerun with --precision 50 to compute with 50-digit floats"}))));
-        } else {
-          emit(w, f, n, 0, Token::live(s));
-        }
-        break;
-      }
-      case NodeKind::Op: {
-        double x[2 * kSmall], y[kSmall];
-        std::vector<double> xs, ys;
-        double* xp = x;
-        double* yp = y;
-        std::uint32_t nout = n.nout;
-        if (nin > 2 * kSmall || nout > kSmall) {
-          xs.resize(nin);
-          ys.resize(nout);
-          xp = xs.data();
-          yp = ys.data();
-        }
-        for (std::uint32_t i = 0; i < nin; ++i)
-          xp[i] = in[i].value;
-        try {
-          eval_op<double>(*n.info->op, xp, yp, n.info->loc, o_.eval.predicates);
-        } catch (const Undefined& e) {
-          Token t = Token::undefined(make_bottom(f, n.pos, e));
-          for (std::uint32_t k = 0; k < nout; ++k)
-            emit(w, f, n, k, t);
-          break;
-        }
-        for (std::uint32_t k = 0; k < nout; ++k)
-          emit(w, f, n, k, Token::live(yp[k]));
-        break;
-      }
-      case NodeKind::Pred: {
-        const Pred& pr = *n.info->pred;
-        std::optional<bool> v = eval_pred(pr, in[0].value, in[1].value, o_.eval.predicates);
-        if (!v) {
-          emit(w, f, n, 0,
-               Token::undefined(
-                   make_bottom(f, n.pos, predicate_undefined(pr, in[0].value, n.info->loc))));
-        } else {
-          emit(w, f, n, 0, Token::live(*v ? 1 : 0));
-        }
-        break;
-      }
-      case NodeKind::Sync:
-        emit(w, f, n, 0, Token::live(0));
-        break;
-      case NodeKind::Gate:
-        emit(w, f, n, 0, in[0]);
-        break;
-      case NodeKind::Rd:
-        fire_rd(w, f, n, in);
-        break;
       case NodeKind::Const:
       case NodeKind::BoolConst:
+        slots[n.out] = n.info->error ? Token::undefined(make_bottom(f, n.pos, *n.info->error))
+                                     : Token::live(n.value);
+        return;
+      case NodeKind::Add: {
+        double s = slots[in[0]].value + slots[in[1]].value;
+        if (!ScalarTraits<double>::in_range(s)) {
+          slots[n.out] = Token::undefined(make_bottom(
+              f, n.pos,
+              Undefined(UndefinedKind::Range, n.info->loc,
+                        "the sum is outside the range of double precision",
+                        {"rerun with --precision 50 to compute with 50-digit floats"})));
+        } else {
+          slots[n.out] = Token::live(s);
+        }
+        return;
+      }
+      case NodeKind::Op:
+        fire_op(f, n, in);
+        return;
+      case NodeKind::Pred: {
+        const Pred& pr = *n.info->pred;
+        double a = slots[in[0]].value;
+        std::optional<bool> v = eval_pred(pr, a, slots[in[1]].value, o_.eval.predicates);
+        slots[n.out] =
+            v ? Token::live(*v ? 1 : 0)
+              : Token::undefined(make_bottom(f, n.pos, predicate_undefined(pr, a, n.info->loc)));
+        return;
+      }
+      case NodeKind::Sync:
+        slots[n.out] = Token::live(0);
+        return;
+      case NodeKind::Gate:
+        slots[n.out] = slots[in[0]];
+        return;
+      case NodeKind::Rd:
+        fire_rd(f, n, in);
+        return;
       case NodeKind::Switch:
       case NodeKind::Merge:
       case NodeKind::InputMerge:
@@ -714,162 +834,219 @@ class Executor {
       case NodeKind::Exit:
         throw InternalError("internal error: unexpected node kind in the executor");
     }
-    release(f, nin);
   }
 
   static constexpr std::uint32_t kSmall = 8;
 
-  // Switch (d, p) and Merge (t, e, p) (Sec. 3.2). A bottom predicate sends dead tokens to
-  // both branches, and the Merge, which also reads the predicate, reports it.
-  void fire_control(Worker& w, F* f, const ExecNode& n, const Token* in) {
-    if (n.kind == NodeKind::Switch) {
-      const Token& d = in[0];
-      const Token& p = in[1];
-      if (p.state != State::Live || d.state == State::Dead) {
-        if (o_.deadness == Deadness::Elide) return;
-        ++w.c->dead;
-        emit(w, f, n, 0, Token::dead());
-        emit(w, f, n, 1, Token::dead());
-        return;
-      }
-      bool taken = p.value != 0;
-      emit(w, f, n, taken ? 0 : 1, d);
-      if (o_.deadness == Deadness::Propagate) emit(w, f, n, taken ? 1 : 0, Token::dead());
+  [[gnu::noinline]] void fire_op(F* f, const ScheduledNode& n, const std::uint32_t* in) {
+    double x[2 * kSmall], y[kSmall];
+    std::vector<double> xs, ys;
+    double* xp = x;
+    double* yp = y;
+    if (n.nin > 2 * kSmall || n.nout > kSmall) {
+      xs.resize(n.nin);
+      ys.resize(n.nout);
+      xp = xs.data();
+      yp = ys.data();
+    }
+    for (std::uint32_t i = 0; i < n.nin; ++i)
+      xp[i] = f->slots[in[i]].value;
+    try {
+      eval_op<double>(*n.info->op, xp, yp, n.info->loc, o_.eval.predicates);
+    } catch (const Undefined& e) {
+      emit_all(f, n, Token::undefined(make_bottom(f, n.pos, e)));
       return;
     }
-    const Token& p = in[2];
+    for (std::uint32_t k = 0; k < n.nout; ++k)
+      f->slots[n.out + k] = Token::live(yp[k]);
+  }
+
+  // Switch (d, p) (Sec. 3.2): d to the side the predicate selects; the other side gets a dead
+  // token (Deadness::Propagate) or nothing. A bottom predicate sends nothing (or dead tokens)
+  // into both branches; the Merge, which also reads the predicate, reports it.
+  void fire_switch(Worker& w, Token* slots, const ScheduledNode& n, const std::uint32_t* in) {
+    const Token d = slots[in[0]];
+    const Token p = slots[in[1]];
+    Token* out = slots + n.out;
+    if (d.state == State::Absent || p.state == State::Absent) {
+      out[0] = out[1] = Token::absent();
+      return;
+    }
+    ++w.tokens;
+    Token untaken = propagate_ ? Token::dead() : Token::absent();
+    if (p.state != State::Live || d.state == State::Dead) {
+      if (propagate_) ++w.dead;
+      out[0] = out[1] = untaken;
+      return;
+    }
+    bool taken = p.value != 0;
+    out[taken ? 0 : 1] = d;
+    out[taken ? 1 : 0] = untaken;
+  }
+
+  // Merge (t, e, p): the input the predicate selects; a predicate that is not live is
+  // forwarded.
+  void fire_merge(Worker& w, Token* slots, const ScheduledNode& n, const std::uint32_t* in) {
+    const Token p = slots[in[2]];
+    if (p.state == State::Absent) {
+      slots[n.out] = Token::absent();
+      return;
+    }
+    ++w.tokens;
     if (p.state != State::Live) {
-      if (p.state == State::Dead) ++w.c->dead;
-      emit(w, f, n, 0, p);
+      if (p.state == State::Dead) ++w.dead;
+      slots[n.out] = p;
       return;
     }
-    emit(w, f, n, 0, p.value != 0 ? in[0] : in[1]);
+    slots[n.out] = slots[in[p.value != 0 ? 0 : 1]];
   }
 
   // Exit_k of frame t/i: to Return_i^k in frame t (the tag's last call site selects the Return,
-  // which is what the thesis's filter on every Return computes).
-  void fire_exit(Worker& w, F* f, const ExecNode& n, Token t) {
-    if (!f->parent) {
+  // which is what the thesis's filter on every Return computes). When the last output has
+  // left, the caller's block of that return is signalled.
+  void fire_exit(Worker& w, F* f, const ScheduledNode& n, Token t) {
+    F* parent = f->parent;
+    if (!parent) {
       results_[n.index] = t;
       result_set_[n.index] = 1;
-      release(f, 1);
+    } else {
+      const Schedule& ps = *parent->code;
+      parent->slots[ps.return_slots[g_.sites[f->site].local][n.index]] = t;
+    }
+    if (f->code->exits > 1 && dec<std::int32_t>(f->exits_pending, 1) != 0) return;
+    if (parent) {
+      // f never touches its parent again: its hold on the parent passes to the return block.
+      set<bool>(f->returned, true);
+      std::uint32_t rb = parent->code->return_block[g_.sites[f->site].local];
+      bool ready = arrive(parent, rb, 1);
+      internal_check(ready, "a return block waits for more than its callee");
+      run_held(w, parent, rb);
+    }
+    release(w, f, 1);
+  }
+
+  // Block b of f is ready and inherits a unit of f's live count that its caller holds.
+  void run_held(Worker& w, F* f, std::uint32_t b) {
+    const Block& blk = f->code->blocks[b];
+    if (blk.first != blk.end) {
+      enqueue(w, item(f, b));
       return;
     }
-    const CallSite& s = g_.sites[f->site];
-    deliver(w, f->parent, s.returns[n.index] - g_.bodies[s.caller].first, 0, t);
-    release(f, 1);
+    w.tokens += blk.sources;
+    hand_on(w, f, blk);
   }
 
-  F* child(Worker& w, F* f, const CallSite& s) {
-    if constexpr (Threaded) {
-      F* c = f->children[s.local].load(std::memory_order_acquire);
-      if (c) return c;
-      std::lock_guard<SpinLock> l(f->lock);
-      c = f->children[s.local].load(std::memory_order_acquire);
-      if (c) return c;
-      c = new_child(w, f, s);
-      f->children[s.local].store(c, std::memory_order_release);
-      return c;
-    } else {
-      F* c = f->children[s.local];
-      if (c) return c;
-      c = new_child(w, f, s);
-      f->children[s.local] = c;
-      return c;
-    }
-  }
-
-  F* new_child(Worker& w, F* f, const CallSite& s) {
-    F* c = make_frame(f, s.callee, static_cast<std::uint32_t>(&s - g_.sites.data()));
-    ++w.c->frames;
-    if (o_.engine == Engine::Dynamic) ++w.c->copies;
-    add_live(c, static_cast<std::int64_t>(s.calls.size()));  // Calls still to arrive
-    add_live(f, 1);                                          // the child keeps f alive
-    return c;
-  }
-
-  // Call_i: the tag t becomes t/i. Dead tokens never enter the callee: a dead control Call
-  // sends dead tokens to the site's Returns (the control edge Call -> Return, Sec. 5.4.6),
-  // and dead argument Calls are dropped. The control Call charges fuel and the frame budget,
-  // and starts the activation.
-  void fire_call(Worker& w, F* f, const ExecNode& n, Token t) {
+  // Call_i (every Call of site i at once, arguments then control): the tag t becomes t/i.
+  // Dead tokens never enter the callee: dead Calls send dead tokens to the site's Returns
+  // (the control edge Call -> Return, Sec. 5.4.6). The control Call charges fuel and the
+  // frame budget; a refusal goes to the Returns. A call is strict in its argument, as in call
+  // by value: a bottom argument goes to the Returns too, without entering the callee (which
+  // may not use it, and could run forever on it where the sequential evaluators stop).
+  void fire_site(Worker& w, F* f, const ScheduledNode& n, const std::uint32_t* in) {
+    const Token* slots = f->slots;
     const CallSite& s = g_.sites[n.site];
-    if (t.state == State::Dead) {
-      ++w.c->dead;
-      if (n.control)
-        for (NodeId r : s.returns)
-          deliver(w, f, r - g_.bodies[s.caller].first, 0, Token::dead());
-      release(f, 1);
+    const State control = slots[in[n.nin - 1]].state;
+    bool same = true;  // every Call of a site is on the same side of every Switch
+    for (std::uint32_t j = 0; j + 1 < n.nin; ++j)
+      same = same && (slots[in[j]].state == State::Absent) == (control == State::Absent) &&
+             (slots[in[j]].state == State::Dead) == (control == State::Dead);
+    internal_check(same, "the Calls of a call site disagree on deadness");
+    if (control == State::Absent) return;
+    w.tokens += n.nin;
+    if (control == State::Dead) {
+      w.dead += n.nin;
+      const Schedule& fs = *f->code;
+      for (std::uint32_t r : fs.return_slots[s.local])
+        f->slots[r] = Token::dead();
+      w.dead += fs.return_slots[s.local].size();  // the Returns will fire on them
+      signal(w, f, fs.return_block[s.local], 1);
       return;
     }
-    F* c = child(w, f, s);
-    const Body& cb = g_.bodies[s.callee];
-    if (!n.control) {
-      std::unique_lock<SpinLock> l;
-      if constexpr (Threaded) l = std::unique_lock<SpinLock>(c->lock);
-      if (c->state == FrameState::Running) {
-        if constexpr (Threaded) l.unlock();
-        deliver(w, c, cb.inputs[n.index] - cb.first, 0, t);
-      } else if (c->state == FrameState::Pending) {
-        c->args[n.index] = t;
-        c->has_arg[n.index] = 1;
-        add_live(c, 1);
-      }
-      if constexpr (Threaded) {
-        if (l.owns_lock()) l.unlock();
-      }
-      release(c, 1);  // one Call arrived
-      release(f, 1);
+    const Bottom* bottom = nullptr;
+    for (std::uint32_t j = 0; j + 1 < n.nin; ++j)
+      if (slots[in[j]].state == State::Bottom) bottom = earlier(bottom, slots[in[j]].bottom);
+    if (!bottom) bottom = admit(w, f, s);  // a call that is not made charges nothing
+    if (bottom) {
+      return_undefined(w, f, s, bottom);
       return;
     }
-    const Bottom* refuse = nullptr;
-    if (!take_fuel()) {
-      refuse = fuel_exhausted(f, s);
-    } else if (static_cast<std::uint64_t>(live_frames_) > o_.max_frames) {
-      refuse = frames_exhausted(f, s);
-    }
-    std::vector<std::pair<std::uint32_t, Token>> buffered;
-    {
-      std::unique_lock<SpinLock> l;
-      if constexpr (Threaded) l = std::unique_lock<SpinLock>(c->lock);
-      c->state = refuse ? FrameState::Refused : FrameState::Running;
-      for (std::uint32_t j = 0; j + 1 < cb.inputs.size(); ++j) {
-        if (c->has_arg[j]) {
-          buffered.emplace_back(j, c->args[j]);
-          c->has_arg[j] = 0;
-        }
-      }
-    }
-    if (refuse) {
-      for (NodeId r : s.returns)
-        deliver(w, f, r - g_.bodies[s.caller].first, 0, Token::undefined(refuse));
-      release(c, static_cast<std::int64_t>(buffered.size()) + 1);
-      release(f, 1);
-      return;
-    }
-    ++w.c->calls;
-    deliver(w, c, cb.inputs.back() - cb.first, 0, t);
-    for (auto& [j, a] : buffered)
-      deliver(w, c, cb.inputs[j] - cb.first, 0, a);
-    release(c, static_cast<std::int64_t>(buffered.size()) + 1);
-    release(f, 1);
+    F* c = make_frame(w, f, s.callee, n.site);
+    ++w.frames;
+    ++w.holds;  // the child keeps f alive until it returns (counted at the block's end)
+    const Schedule& cs = *c->code;
+    for (std::uint32_t j = 0; j < n.nin; ++j)
+      c->slots[cs.input_slots[j]] = slots[in[j]];
+    // The entry block is ready, and no other worker holds c yet.
+    set<std::int64_t>(c->live, live_of(c) + 1);
+    enqueue(w, item(c, cs.entry));
   }
 
-  bool take_fuel() {
-    if constexpr (Threaded) {
-      std::int64_t left = fuel_left_.load(std::memory_order_relaxed);
-      while (left > 0 && !fuel_left_.compare_exchange_weak(left, left - 1)) {
-      }
-      return left > 0;
-    } else {
-      if (fuel_left_ <= 0) return false;
-      --fuel_left_;
+  // The control Call's charge: nullptr, or the refusal (no fuel, or too many frames).
+  const Bottom* admit(Worker& w, const F* f, const CallSite& s) {
+    if (!take_fuel(w)) return fuel_exhausted(f, s);
+    // The frame is not made yet: it would be one more.
+    if (frames_live(w) >= static_cast<std::int64_t>(o_.max_frames)) return frames_exhausted(f, s);
+    return nullptr;
+  }
+
+  // The Returns of site s in frame f receive `bottom`.
+  void return_undefined(Worker& w, F* f, const CallSite& s, const Bottom* bottom) {
+    const Schedule& fs = *f->code;
+    for (std::uint32_t r : fs.return_slots[s.local])
+      f->slots[r] = Token::undefined(bottom);
+    signal(w, f, fs.return_block[s.local], 1);
+  }
+
+  // Fuel is one budget, taken per control Call. With several threads each worker takes it
+  // from the pool in small portions; a worker that finds the pool empty takes what the others
+  // hold before refusing, so the run is refused exactly when the budget is spent.
+  bool take_fuel(Worker& w) {
+    if constexpr (!Threaded) {
+      if (fuel_pool_ <= 0) return false;
+      --fuel_pool_;
       return true;
+    } else {
+      for (;;) {
+        std::int64_t mine = w.fuel.load(std::memory_order_relaxed);
+        while (mine > 0) {
+          if (w.fuel.compare_exchange_weak(mine, mine - 1, std::memory_order_relaxed)) return true;
+        }
+        std::int64_t pool = fuel_pool_.load();
+        if (pool > 0) {
+          std::int64_t portion = std::clamp<std::int64_t>(
+              pool / (8 * static_cast<std::int64_t>(workers_.size())), 1, 256);
+          fuel_moving_.fetch_add(1);
+          if (fuel_pool_.compare_exchange_weak(pool, pool - portion)) w.fuel.fetch_add(portion);
+          fuel_moving_.fetch_sub(1);
+          continue;
+        }
+        // The pool is empty and stays so: what is left is in the workers' portions, or on its
+        // way there.
+        if (fuel_moving_.load() != 0) {
+          std::this_thread::yield();
+          continue;
+        }
+        for (auto& other : workers_) {
+          std::int64_t theirs = other->fuel.load(std::memory_order_relaxed);
+          while (theirs > 0) {
+            if (other->fuel.compare_exchange_weak(theirs, theirs - 1, std::memory_order_relaxed))
+              return true;
+          }
+        }
+        return false;
+      }
     }
+  }
+
+  std::int64_t fuel_left() const {
+    std::int64_t left = fuel_pool_;
+    for (const auto& w : workers_)
+      left += w->fuel.load(std::memory_order_relaxed);
+    return left;
   }
 
   std::uint64_t calls_made() const {
-    return o_.eval.fuel - static_cast<std::uint64_t>(std::max<std::int64_t>(0, fuel_left_));
+    return o_.eval.fuel - static_cast<std::uint64_t>(std::max<std::int64_t>(0, fuel_left()));
   }
 
   // Running out of fuel or frames is one event: every later refusal shares its record.
@@ -904,46 +1081,61 @@ class Executor {
     return frames_bottom_;
   }
 
+  // Takes n units of fuel for the calls an Rd node's evaluation made (they were charged
+  // against a copy of the remaining budget, so there is enough).
+  void spend_fuel(std::int64_t n) {
+    if constexpr (!Threaded) {
+      fuel_pool_ -= n;
+    } else {
+      fuel_moving_.fetch_add(1);
+      for (auto& w : workers_) {
+        if (n == 0) break;
+        std::int64_t theirs = w->fuel.exchange(0);
+        std::int64_t used = std::min(theirs, n);
+        n -= used;
+        fuel_pool_.fetch_add(theirs - used);
+      }
+      fuel_pool_.fetch_sub(n);
+      fuel_moving_.fetch_sub(1);
+    }
+  }
+
   // W.rd_V(x:T. N) on the host: the redex with its letrec groups, evaluated by the compiled
   // evaluator (symbolic evaluation and R, Fig. 2) with the graph's remaining fuel.
-  void fire_rd(Worker& w, F* f, const ExecNode& n, const Token* in) {
+  void fire_rd(F* f, const ScheduledNode& n, const std::uint32_t* in) {
     const RdProgram& p = *n.info->rd;
     ValueEnv<double> rho;
     std::size_t k = 0;
     for (const auto& [name, type] : p.inputs) {
       Value<double> v;
       for (std::size_t i = 0; i < type.size(); ++i)
-        v.push_back(in[k++].value);
+        v.push_back(f->slots[in[k++]].value);
       rho.push(name, std::move(v));
     }
-    std::uint32_t nout = n.nout;
     Value<double> r;
     try {
       std::lock_guard<std::mutex> l(mu_);
       EvalOptions eo = o_.eval;
       eo.evaluator = Evaluator::Compiled;
-      std::int64_t left = fuel_left_;
-      eo.fuel = static_cast<std::uint64_t>(std::max<std::int64_t>(0, left));
+      eo.fuel = static_cast<std::uint64_t>(std::max<std::int64_t>(0, fuel_left()));
       EvalContext cx(eo, names_);
       try {
         r = evaluate(p.term, rho, cx);
       } catch (...) {
-        fuel_left_ -= static_cast<std::int64_t>(cx.calls);
+        spend_fuel(static_cast<std::int64_t>(cx.calls));
         throw;
       }
-      fuel_left_ -= static_cast<std::int64_t>(cx.calls);
+      spend_fuel(static_cast<std::int64_t>(cx.calls));
     } catch (const Undefined& e) {
-      Token t = Token::undefined(make_bottom(f, n.pos, e));
-      for (std::uint32_t j = 0; j < nout; ++j)
-        emit(w, f, n, j, t);
+      emit_all(f, n, Token::undefined(make_bottom(f, n.pos, e)));
       return;
     }
     if (r.empty()) {
-      emit(w, f, n, 0, Token::live(0));
+      f->slots[n.out] = Token::live(0);
       return;
     }
-    for (std::uint32_t j = 0; j < nout; ++j)
-      emit(w, f, n, j, Token::live(r[j]));
+    for (std::uint32_t j = 0; j < n.nout; ++j)
+      f->slots[n.out + j] = Token::live(r[j]);
   }
 };
 

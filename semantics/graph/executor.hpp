@@ -4,10 +4,13 @@
 // (parent frame + call site, as TensorFlow names its frames and as the Monsoon machine kept
 // activation frames): Call_i makes or finds the child frame (t/i) in an array slot of the
 // parent frame, Return_i goes back to the parent (t/i -> t), so no tag list is ever copied.
-// A node instance fires when all its inputs with the same tag have arrived: the matching
-// store of (node, tag) is the frame's array of input slots and pending counts (Monsoon's
-// explicit token store). A frame is freed when its last token has left and all its calls
-// have returned, so memory is bounded by the live activations.
+// A node instance fires when all its inputs with the same tag have arrived. The matching of
+// (node, tag) is resolved once per body where it can be (semantics/graph/schedule.hpp: the
+// nodes that wait for the same asynchronous events form a block and fire in a fixed order,
+// as in Culler's Threaded Abstract Machine), and at run time, in the frame, where it cannot:
+// a pending count per block, decremented by the blocks that compute its inputs, the return
+// of a call site, or the arguments' arrival. A frame is freed when its outputs have left, its
+// blocks have run and its children are freed, so memory is bounded by the live activations.
 //
 // Tokens are live (a double), dead (the untaken side of a Switch, Sec. 3.2), or bottom: the
 // paper's undefinedness, carrying its reason, location and the place in the program's
@@ -15,9 +18,12 @@
 // among its inputs, so the reported undefinedness is the one the sequential evaluators report,
 // independently of the order in which nodes fire.
 //
+// With --threads N, each worker runs its own blocks depth first; a worker without blocks asks
+// another, which hands over its oldest block (private deques: no fences on the owner's side).
+//
 // Engines: Static runs the static graph; Dynamic is TensorFlow's approach (the baseline of
-// the thesis's Sec. 6): every call instantiates a fresh copy of the callee's body, which is
-// freed after the return; everything else is the same code.
+// the thesis's Sec. 6): every call instantiates a fresh copy of the callee's body (its
+// schedule), which is freed after the return; everything else is the same code.
 #pragma once
 
 #include <cstdint>

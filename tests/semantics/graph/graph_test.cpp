@@ -15,6 +15,7 @@
 #include "semantics/graph/dot.hpp"
 #include "semantics/graph/executor.hpp"
 #include "semantics/graph/lower.hpp"
+#include "semantics/graph/schedule.hpp"
 #include "support/test_support.hpp"
 
 namespace adlang {
@@ -126,6 +127,54 @@ TEST(GraphUndefined, ReasonAndLocation) {
             "undefined (operator outside its domain):");
   // The untaken branch is never evaluated.
   EXPECT_EQ(run_graph("if 1 < 2 then 3 else log(0)"), "3");
+}
+
+TEST(GraphUndefined, ABottomArgumentIsReturnedWithoutEnteringTheCallee) {
+  // Call by value: the argument's undefinedness is the program's, even though f never uses its
+  // argument and would recurse until the fuel runs out (found by graph-agrees, seed 5).
+  const char* program =
+      "def f(p: real): real = f(p);\n"
+      "letrec h(q: real): real = f(q) in h(if x <= -1.5 then 0 else 0)";
+  for (graph::Engine e : {graph::Engine::Static, graph::Engine::Dynamic}) {
+    for (unsigned threads : {1u, 4u}) {
+      for (graph::Deadness d : {graph::Deadness::Elide, graph::Deadness::Propagate}) {
+        graph::GraphOptions o = options(e, threads, d);
+        o.eval.fuel = 2000;
+        graph::GraphStats s;
+        EXPECT_EQ(run_graph(program, {{"x", "-1.5"}}, o, &s).substr(0, 30),
+                  "undefined (predicate undefined");
+        EXPECT_EQ(s.frames_created, 0u);
+      }
+    }
+  }
+}
+
+TEST(GraphSchedule, FibHasABlockPerEventSet) {
+  Lowered l = lowered(kFib, {{"n", "3"}});
+  const graph::Body& fib = l.g.bodies[1];
+  ASSERT_EQ(fib.name, "fib");
+  graph::Schedule s = graph::make_schedule(l.g, fib);
+  // The entry, the return of each call site, the addition after both, the Merge's block.
+  ASSERT_EQ(s.blocks.size(), 5u);
+  int merges = 0, calls = 0;
+  for (const graph::Block& b : s.blocks)
+    merges += b.merge ? 1 : 0;
+  for (const graph::ScheduledNode& n : s.nodes)
+    calls += n.kind == graph::NodeKind::Call ? 1 : 0;
+  EXPECT_EQ(merges, 1);
+  EXPECT_EQ(calls, 2);  // each call site (two Calls: argument and control) is one node
+  // The entry waits for the arguments, a return block for its callee, the addition for both
+  // return blocks, the Merge for its three inputs.
+  EXPECT_EQ(s.blocks[s.entry].pending, 1);
+  EXPECT_EQ(s.blocks[s.return_block[0]].pending, 1);
+  EXPECT_EQ(s.blocks[s.return_block[0]].first, s.blocks[s.return_block[0]].end);  // Returns only
+  for (const graph::Block& b : s.blocks) {
+    if (b.merge) {
+      EXPECT_EQ(b.pending, 3);
+    } else if (b.sources == 0) {
+      EXPECT_EQ(b.pending, 2);
+    }
+  }
 }
 
 TEST(GraphUndefined, InfiniteRecursionRunsOutOfFuel) {

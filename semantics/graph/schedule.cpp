@@ -1,0 +1,223 @@
+#include "semantics/graph/schedule.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <map>
+
+#include "lang/diagnostics.hpp"
+
+namespace adlang::graph {
+namespace {
+
+using EventSet = std::vector<std::uint32_t>;  // sorted event ids
+
+// Nodes whose inputs come from another body (or from the caller): the sources of a body.
+bool is_source(const Node& n) {
+  return n.kind == NodeKind::InputMerge || n.kind == NodeKind::Return;
+}
+
+// A topological order of the body's nodes along its own edges (Kahn; ties by local index).
+std::vector<std::uint32_t> topological_order(const Graph& g, const Body& b) {
+  std::size_t n = b.nodes.size();
+  std::vector<std::uint32_t> missing(n, 0);
+  std::vector<std::vector<std::uint32_t>> consumers(n);
+  for (std::uint32_t l = 0; l < n; ++l) {
+    const Node& node = g.nodes[b.nodes[l]];
+    if (is_source(node)) continue;
+    for (const Port& p : node.inputs) {
+      ++missing[l];
+      consumers[p.node - b.first].push_back(l);
+    }
+  }
+  std::vector<std::uint32_t> order, ready;
+  for (std::uint32_t l = static_cast<std::uint32_t>(n); l-- > 0;)
+    if (missing[l] == 0) ready.push_back(l);
+  while (!ready.empty()) {
+    std::uint32_t l = ready.back();
+    ready.pop_back();
+    order.push_back(l);
+    for (std::uint32_t c : consumers[l])
+      if (--missing[c] == 0) ready.push_back(c);
+  }
+  internal_check(order.size() == n, "a graph body has a cycle");
+  return order;
+}
+
+}  // namespace
+
+Schedule make_schedule(const Graph& g, const Body& b) {
+  const std::uint32_t n = static_cast<std::uint32_t>(b.nodes.size());
+  const std::uint32_t nsites = static_cast<std::uint32_t>(b.sites.size());
+  std::vector<std::uint32_t> order = topological_order(g, b);
+  auto local = [&](NodeId id) { return id - b.first; };
+
+  // Events: 0 the entry, 1 + k the return of local site k, then one per Merge heading a block.
+  std::vector<EventSet> events(n);
+  std::vector<std::uint32_t> block_of(n, UINT32_MAX);
+  std::vector<bool> select(n, false);
+  std::map<EventSet, std::uint32_t> block_ids;
+  std::vector<EventSet> block_events;
+  auto block_for = [&](const EventSet& s) {
+    auto [it, fresh] = block_ids.emplace(s, static_cast<std::uint32_t>(block_events.size()));
+    if (fresh) block_events.push_back(s);
+    return it->second;
+  };
+  Schedule sc;
+  sc.entry = block_for({0});
+  sc.return_block.resize(nsites);
+  for (std::uint32_t k = 0; k < nsites; ++k)
+    sc.return_block[k] = block_for({1 + k});
+  std::uint32_t merges = 0;
+  std::vector<bool> heads(n, false);
+  for (std::uint32_t l : order) {
+    const Node& node = g.nodes[b.nodes[l]];
+    EventSet s;
+    if (node.kind == NodeKind::InputMerge) {
+      s = {0};
+    } else if (node.kind == NodeKind::Return) {
+      s = {1 + g.sites[node.site].local};
+    } else if (node.kind == NodeKind::Merge &&
+               !(events[local(node.inputs[0].node)] == events[local(node.inputs[1].node)] &&
+                 events[local(node.inputs[0].node)] == events[local(node.inputs[2].node)])) {
+      s = {1 + nsites + merges++};
+      heads[l] = true;
+    } else if (node.kind == NodeKind::Call) {
+      continue;  // below, once every node its site reads has its set
+    } else {
+      for (const Port& p : node.inputs) {
+        const EventSet& in = events[local(p.node)];
+        EventSet u;
+        std::set_union(s.begin(), s.end(), in.begin(), in.end(), std::back_inserter(u));
+        s = std::move(u);
+      }
+      if (s.empty()) s = {0};
+      select[l] = node.kind == NodeKind::Merge;
+    }
+    block_of[l] = block_for(s);
+    events[l] = std::move(s);
+  }
+  // A call site's Calls wait for all its arguments (the callee is entered when every Call has
+  // arrived, so nothing is lost) and form one node, where the last of them stands: the events
+  // of every Call of the site. Calls have no consumer in the body.
+  for (std::uint32_t k = 0; k < nsites; ++k) {
+    const CallSite& site = g.sites[b.sites[k]];
+    EventSet s;
+    for (NodeId c : site.calls) {
+      const EventSet& in = events[local(g.nodes[c].inputs[0].node)];
+      EventSet u;
+      std::set_union(s.begin(), s.end(), in.begin(), in.end(), std::back_inserter(u));
+      s = std::move(u);
+    }
+    std::uint32_t block = block_for(s);
+    for (NodeId c : site.calls) {
+      block_of[local(c)] = block;
+      events[local(c)] = s;
+    }
+  }
+
+  // Output slots, in topological order.
+  sc.slot_of.assign(n, 0);
+  for (std::uint32_t l : order) {
+    sc.slot_of[l] = sc.num_slots;
+    sc.num_slots += g.nodes[b.nodes[l]].num_outputs();
+  }
+
+  // The nodes, block by block.
+  std::uint32_t nblocks = static_cast<std::uint32_t>(block_events.size());
+  std::vector<std::vector<std::uint32_t>> members(nblocks);
+  for (std::uint32_t l : order)
+    members[block_of[l]].push_back(l);
+  sc.blocks.resize(nblocks);
+  std::vector<std::vector<Successor>> succ(nblocks);
+  // The last Call of each site in the topological order: the site's node stands there.
+  std::vector<std::uint32_t> place(n, 0);
+  for (std::uint32_t k = 0; k < order.size(); ++k)
+    place[order[k]] = k;
+  std::vector<std::uint32_t> last_call(nsites, 0);
+  for (std::uint32_t k = 0; k < nsites; ++k) {
+    last_call[k] = local(g.sites[b.sites[k]].calls[0]);
+    for (NodeId c : g.sites[b.sites[k]].calls)
+      if (place[local(c)] >= place[last_call[k]]) last_call[k] = local(c);
+  }
+
+  for (std::uint32_t bi = 0; bi < nblocks; ++bi) {
+    Block& blk = sc.blocks[bi];
+    blk.first = static_cast<std::uint32_t>(sc.nodes.size());
+    std::vector<std::uint32_t> preds;
+    for (std::uint32_t l : members[bi]) {
+      const Node& node = g.nodes[b.nodes[l]];
+      ScheduledNode s;
+      s.kind = node.kind;
+      s.control = node.control;
+      s.select = select[l];
+      s.nout = static_cast<std::uint16_t>(node.num_outputs());
+      s.in = static_cast<std::uint32_t>(sc.inputs.size());
+      s.out = sc.slot_of[l];
+      s.pos = node.pos;
+      s.index = node.index;
+      s.site = node.site;
+      s.value = node.value;
+      s.info = &node;
+      std::vector<Port> ins = node.inputs;
+      if (node.kind == NodeKind::Call) {
+        const CallSite& site = g.sites[node.site];
+        if (l != last_call[site.local]) continue;  // run with the site's last Call
+        ins.clear();
+        for (NodeId c : site.calls)
+          ins.push_back(g.nodes[c].inputs[0]);
+      }
+      internal_check(node.num_outputs() <= UINT16_MAX, "a graph node with 65536 outputs");
+      if (!is_source(node)) {
+        internal_check(ins.size() <= UINT16_MAX, "a graph node with 65536 inputs");
+        s.nin = static_cast<std::uint16_t>(ins.size());
+        for (std::uint32_t i = 0; i < ins.size(); ++i) {
+          const Port& p = ins[i];
+          sc.inputs.push_back(sc.slot_of[local(p.node)] + p.index);
+          std::uint32_t from = block_of[local(p.node)];
+          if (heads[l]) {
+            auto it = std::find_if(succ[from].begin(), succ[from].end(),
+                                   [&](const Successor& x) { return x.block == bi; });
+            if (it == succ[from].end()) it = succ[from].insert(succ[from].end(), {bi, 0});
+            it->merge_inputs |= 1u << i;
+          } else if (from != bi && std::find(preds.begin(), preds.end(), from) == preds.end()) {
+            internal_check(!blk.merge, "a node of a Merge's block reads another block");
+            preds.push_back(from);
+          }
+        }
+      }
+      if (heads[l]) {
+        internal_check(sc.nodes.size() == blk.first, "a Merge does not head its block");
+        blk.merge = true;
+      }
+      if (node.op) s.op = node.op->kind();
+      if (is_source(node)) {
+        ++blk.sources;
+      } else {
+        sc.nodes.push_back(s);
+      }
+    }
+    blk.end = static_cast<std::uint32_t>(sc.nodes.size());
+    for (std::uint32_t p : preds)
+      succ[p].push_back(Successor{bi, 0});
+    bool external = bi == sc.entry || std::find(sc.return_block.begin(), sc.return_block.end(),
+                                                bi) != sc.return_block.end();
+    blk.pending = blk.merge ? 3 : static_cast<std::int32_t>(preds.size()) + (external ? 1 : 0);
+    internal_check(blk.pending > 0, "a block of the graph has nothing to wait for");
+  }
+  for (std::uint32_t bi = 0; bi < nblocks; ++bi) {
+    sc.blocks[bi].succ = static_cast<std::uint32_t>(sc.successors.size());
+    sc.successors.insert(sc.successors.end(), succ[bi].begin(), succ[bi].end());
+    sc.blocks[bi].succ_end = static_cast<std::uint32_t>(sc.successors.size());
+  }
+
+  sc.return_slots.resize(nsites);
+  for (std::uint32_t k = 0; k < nsites; ++k)
+    for (NodeId r : g.sites[b.sites[k]].returns)
+      sc.return_slots[k].push_back(sc.slot_of[local(r)]);
+  for (NodeId in : b.inputs)
+    sc.input_slots.push_back(sc.slot_of[local(in)]);
+  sc.exits = static_cast<std::uint32_t>(b.exits.size());
+  return sc;
+}
+
+}  // namespace adlang::graph

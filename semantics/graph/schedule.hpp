@@ -1,0 +1,84 @@
+// A body's static schedule: its nodes grouped into blocks, the unit the executor runs
+// (docs/graph.md, "Blocks"). This is how a dataflow graph is run on a stock processor since
+// Culler et al.'s Threaded Abstract Machine (TAM, 1991): the matching of tokens by (node,
+// tag) is resolved at compile time wherever the order of two firings is fixed, and done at
+// run time only where it is not.
+//
+// Within one activation, a node can only wait for a few kinds of asynchronous event: the
+// activation's entry (its arguments have arrived), the return of one of its call sites, and
+// a Merge whose inputs are computed by different events (the taken side is known only at run
+// time). The set of such events a node depends on, transitively, decides its block: every
+// node with the same set is in the same block, in a topological order of the body. A block
+// runs, in the frame of the activation, once the blocks computing its inputs have run (a
+// pending count per block in the frame); a Merge whose three inputs are in one block is a
+// selection inside that block, the others head their own block and count their inputs as
+// the old per-node executor did, including the untaken input of a live predicate
+// (Deadness::Elide). The Calls of one call site are one node, in the block where all their
+// inputs are known: the callee is entered only when every Call has arrived anyway.
+//
+// Nodes keep their firing rules (graph.hpp); a block applies them in order, each node reading
+// its inputs from the frame's output slots of the nodes that produce them. A node of a block
+// that receives no token (the untaken side of a Switch) writes "absent" to its outputs.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "semantics/graph/graph.hpp"
+
+namespace adlang::graph {
+
+// A node as a block runs it.
+struct ScheduledNode {
+  NodeKind kind;
+  bool control = false;
+  bool select = false;      // Merge inside one block (a selection), not the head of its block
+  OpKind op = OpKind::Neg;  // Op: its operator (the executor's fast path)
+  std::uint16_t nin = 0, nout = 0;
+  std::uint32_t in = 0;   // its input slots: Schedule::inputs[in .. in + nin)
+  std::uint32_t out = 0;  // its output slots: out .. out + nout
+  std::uint32_t pos = 0;  // its place in the body's evaluation order (graph.hpp)
+  std::uint32_t index = 0;
+  // Call: the call site (global). A site's Calls are one node, with one input per Call
+  // (arguments, then control), in the block of all their inputs' events (see below).
+  std::uint32_t site = 0;
+  double value = 0;
+  const Node* info = nullptr;
+};
+
+// A block signals each successor when it has run. A Merge block counts its inputs instead:
+// `merge_inputs` has bit i set for each input i of the Merge that the signalling block computes.
+struct Successor {
+  std::uint32_t block;
+  std::uint32_t merge_inputs = 0;  // 0 for an ordinary successor
+};
+
+struct Block {
+  std::uint32_t first = 0, end = 0;      // its nodes: Schedule::nodes[first .. end)
+  std::int32_t pending = 0;              // signals it waits for in a fresh frame
+  std::uint32_t succ = 0, succ_end = 0;  // Schedule::successors[succ .. succ_end)
+  bool merge = false;                    // headed by a Merge whose inputs are in other blocks
+  // Its InputMerge and Return nodes: they only pass on the token the caller's Call or the
+  // callee's Exit wrote into their slot, so they are counted (one firing each) but not run.
+  std::uint32_t sources = 0;
+};
+
+struct Schedule {
+  std::vector<ScheduledNode> nodes;  // by block, each block in a topological order
+  std::vector<std::uint32_t> inputs;
+  std::vector<Block> blocks;
+  std::vector<Successor> successors;
+  std::uint32_t num_slots = 0;  // output slots of a frame of this body
+  std::uint32_t entry = 0;      // the block the activation's entry starts
+  // Per local call site: the block its return starts, and the output slot of its Return_k.
+  std::vector<std::uint32_t> return_block;
+  std::vector<std::vector<std::uint32_t>> return_slots;
+  std::vector<std::uint32_t> input_slots;  // per body input (arguments, then control)
+  std::uint32_t exits = 0;                 // outputs of the body
+  std::vector<std::uint32_t> slot_of;      // per local node: its first output slot
+};
+
+// The schedule of body `b` of `g`.
+Schedule make_schedule(const Graph& g, const Body& b);
+
+}  // namespace adlang::graph
