@@ -90,6 +90,7 @@ struct Frame {
   Shared<std::int64_t> live;
   Shared<std::int32_t> exits_pending;  // outputs not yet sent
   Shared<bool> returned;               // every output sent: the parent may be gone
+  Shared<bool> shared;                 // Threaded: another worker may touch its counts
   const Schedule* code;                // the body (Dynamic: this activation's own copy)
   Shared<std::int32_t>* pending;       // per block: signals still missing
   Token* slots;                        // output slots of the body's nodes
@@ -235,16 +236,25 @@ class Executor {
   // ---- counts ----
 
   template <class T>
-  static T dec(Shared<T>& c, T n) {
+  static T dec(const F* f, Shared<T>& c, T n) {
     if constexpr (Threaded) {
+      if (!f->shared.load(std::memory_order_relaxed)) {
+        T v = c.load(std::memory_order_relaxed) - n;
+        c.store(v, std::memory_order_relaxed);
+        return v;
+      }
       return c.fetch_sub(n, std::memory_order_acq_rel) - n;
     } else {
       return c -= n;
     }
   }
   template <class T>
-  static void inc(Shared<T>& c, T n) {
+  static void inc(const F* f, Shared<T>& c, T n) {
     if constexpr (Threaded) {
+      if (!f->shared.load(std::memory_order_relaxed)) {
+        c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+        return;
+      }
       c.fetch_add(n, std::memory_order_relaxed);
     } else {
       c += n;
@@ -271,7 +281,7 @@ class Executor {
   // Drops n from f's count; frees f when it reaches zero (its hold on its parent ended with
   // its last output, fire_exit). The main frame reaching zero is the end of the run.
   void release(Worker& w, F* f, std::int64_t n) {
-    if (dec<std::int64_t>(f->live, n) != 0) return;
+    if (dec<std::int64_t>(f, f->live, n) != 0) return;
     if (f == root_) {
       done_.store(true, std::memory_order_release);
       return;
@@ -355,6 +365,7 @@ class Executor {
     set<std::int64_t>(f->live, 1);
     set<std::int32_t>(f->exits_pending, static_cast<std::int32_t>(s.exits));
     set<bool>(f->returned, false);
+    set<bool>(f->shared, false);
     f->code = &s;
     f->pending = reinterpret_cast<Shared<std::int32_t>*>(p);
     p += sizeof(Shared<std::int32_t>) * sh.pending.size();
@@ -430,7 +441,7 @@ class Executor {
       signal_successors(w, f, blk);
       return;
     }
-    inc<std::int64_t>(f->live, 1);
+    inc<std::int64_t>(f, f->live, 1);
     enqueue(w, item(f, b));
   }
 
@@ -464,7 +475,7 @@ class Executor {
   // signaller, and its count is not touched.
   static bool arrive(F* f, std::uint32_t b, std::int32_t n) {
     if (f->code->blocks[b].pending == n) return true;
-    std::int32_t left = dec<std::int32_t>(f->pending[b], n);
+    std::int32_t left = dec<std::int32_t>(f, f->pending[b], n);
     internal_check(left >= 0, "a block of the graph was signalled too often");
     return left == 0;
   }
@@ -559,6 +570,14 @@ class Executor {
     if (!w.request.compare_exchange_strong(thief, kNoRequest, std::memory_order_acq_rel)) return;
     std::uint64_t x = 0;
     if (w.stack.size() > w.base) x = w.stack[w.base++];
+    // The frame of the item, and its ancestors up to one that has returned, will be touched
+    // by the thief: their counts become atomic from now on. Those not yet shared are this
+    // worker's (only the worker that made a frame touches it until it is shared).
+    if (x != 0)
+      for (F* g = item_frame(x); g && !g->shared.load(std::memory_order_relaxed); g = g->parent) {
+        g->shared.store(true, std::memory_order_relaxed);
+        if (g->returned.load(std::memory_order_relaxed)) break;
+      }
     workers_[thief]->transfer.store(x, std::memory_order_release);
   }
 
@@ -672,7 +691,7 @@ class Executor {
       fire_strict(w, f, n, in);
     }
     if (w.holds != 0) {
-      inc<std::int64_t>(f->live, w.holds);
+      inc<std::int64_t>(f, f->live, w.holds);
       w.holds = 0;
     }
     hand_on(w, f, blk);
@@ -913,7 +932,7 @@ class Executor {
       const Schedule& ps = *parent->code;
       parent->slots[ps.return_slots[g_.sites[f->site].local][n.index]] = t;
     }
-    if (f->code->exits > 1 && dec<std::int32_t>(f->exits_pending, 1) != 0) return;
+    if (f->code->exits > 1 && dec<std::int32_t>(f, f->exits_pending, 1) != 0) return;
     if (parent) {
       // f never touches its parent again: its hold on the parent passes to the return block.
       set<bool>(f->returned, true);
