@@ -72,7 +72,9 @@ class Printer {
         return letrec(*t.as<LetRec>(), out, ind);
       case TermKind::Call: {
         const Call* c = t.as<Call>();
-        const Function& f = funs_.at(c->fun.name.str()).back();
+        // A copy: printing the argument may push a letrec's function of the same name, and
+        // the vector it lives in may move.
+        const Function f = funs_.at(c->fun.name.str()).back();
         std::string args = expr(c->arg, out, ind);
         for (const std::string& v : f.captured)
           args += ", " + v;
