@@ -54,7 +54,6 @@ Schedule make_schedule(const Graph& g, const Body& b) {
   // Events: 0 the entry, 1 + k the return of local site k, then one per Merge heading a block.
   std::vector<EventSet> events(n);
   std::vector<std::uint32_t> block_of(n, UINT32_MAX);
-  std::vector<bool> select(n, false);
   std::map<EventSet, std::uint32_t> block_ids;
   std::vector<EventSet> block_events;
   auto block_for = [&](const EventSet& s) {
@@ -91,7 +90,6 @@ Schedule make_schedule(const Graph& g, const Body& b) {
         s = std::move(u);
       }
       if (s.empty()) s = {0};
-      select[l] = node.kind == NodeKind::Merge;
     }
     block_of[l] = block_for(s);
     events[l] = std::move(s);
@@ -116,9 +114,9 @@ Schedule make_schedule(const Graph& g, const Body& b) {
   }
 
   // Output slots, in topological order.
-  sc.slot_of.assign(n, 0);
+  std::vector<std::uint32_t> slot_of(n, 0);  // per local node: its first output slot
   for (std::uint32_t l : order) {
-    sc.slot_of[l] = sc.num_slots;
+    slot_of[l] = sc.num_slots;
     sc.num_slots += g.nodes[b.nodes[l]].num_outputs();
   }
 
@@ -148,11 +146,9 @@ Schedule make_schedule(const Graph& g, const Body& b) {
       const Node& node = g.nodes[b.nodes[l]];
       ScheduledNode s;
       s.kind = node.kind;
-      s.control = node.control;
-      s.select = select[l];
       s.nout = static_cast<std::uint16_t>(node.num_outputs());
       s.in = static_cast<std::uint32_t>(sc.inputs.size());
-      s.out = sc.slot_of[l];
+      s.out = slot_of[l];
       s.pos = node.pos;
       s.index = node.index;
       s.site = node.site;
@@ -172,7 +168,7 @@ Schedule make_schedule(const Graph& g, const Body& b) {
         s.nin = static_cast<std::uint16_t>(ins.size());
         for (std::uint32_t i = 0; i < ins.size(); ++i) {
           const Port& p = ins[i];
-          sc.inputs.push_back(sc.slot_of[local(p.node)] + p.index);
+          sc.inputs.push_back(slot_of[local(p.node)] + p.index);
           std::uint32_t from = block_of[local(p.node)];
           if (heads[l]) {
             auto it = std::find_if(succ[from].begin(), succ[from].end(),
@@ -213,9 +209,9 @@ Schedule make_schedule(const Graph& g, const Body& b) {
   sc.return_slots.resize(nsites);
   for (std::uint32_t k = 0; k < nsites; ++k)
     for (NodeId r : g.sites[b.sites[k]].returns)
-      sc.return_slots[k].push_back(sc.slot_of[local(r)]);
+      sc.return_slots[k].push_back(slot_of[local(r)]);
   for (NodeId in : b.inputs)
-    sc.input_slots.push_back(sc.slot_of[local(in)]);
+    sc.input_slots.push_back(slot_of[local(in)]);
   sc.exits = static_cast<std::uint32_t>(b.exits.size());
   return sc;
 }

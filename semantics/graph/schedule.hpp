@@ -31,8 +31,6 @@ namespace adlang::graph {
 // A node as a block runs it.
 struct ScheduledNode {
   NodeKind kind;
-  bool control = false;
-  bool select = false;      // Merge inside one block (a selection), not the head of its block
   OpKind op = OpKind::Neg;  // Op: its operator (the executor's fast path)
   std::uint16_t nin = 0, nout = 0;
   std::uint32_t in = 0;   // its input slots: Schedule::inputs[in .. in + nin)
@@ -75,7 +73,6 @@ struct Schedule {
   std::vector<std::vector<std::uint32_t>> return_slots;
   std::vector<std::uint32_t> input_slots;  // per body input (arguments, then control)
   std::uint32_t exits = 0;                 // outputs of the body
-  std::vector<std::uint32_t> slot_of;      // per local node: its first output slot
 };
 
 // The schedule of body `b` of `g`.
