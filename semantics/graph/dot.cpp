@@ -5,9 +5,8 @@
 #include "semantics/scalar.hpp"
 
 namespace adlang::graph {
-namespace {
 
-std::string escape(const std::string& s) {
+std::string dot_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     if (c == '"' || c == '\\') out += '\\';
@@ -16,7 +15,7 @@ std::string escape(const std::string& s) {
   return out;
 }
 
-std::string label(const Graph& g, const Node& n) {
+std::string dot_label(const Graph& g, const Node& n) {
   switch (n.kind) {
     case NodeKind::Const:
       return n.error ? "const (out of range)" : ScalarTraits<double>::to_text(n.value);
@@ -54,7 +53,7 @@ std::string label(const Graph& g, const Node& n) {
   return "?";
 }
 
-const char* shape(NodeKind k) {
+const char* dot_shape(NodeKind k) {
   switch (k) {
     case NodeKind::Switch:
     case NodeKind::Merge:
@@ -79,18 +78,17 @@ const char* shape(NodeKind k) {
   return "ellipse";
 }
 
-}  // namespace
-
 std::string to_dot(const Graph& g) {
   std::ostringstream o;
   o << "digraph adlang {\n  compound=true;\n  node [fontname=\"Helvetica\", fontsize=10];\n"
     << "  edge [fontname=\"Helvetica\", fontsize=9];\n";
   for (std::uint32_t b = 0; b < g.bodies.size(); ++b) {
     const Body& body = g.bodies[b];
-    o << "  subgraph cluster_" << b << " {\n    label=\"" << escape(body.name) << "\";\n";
+    o << "  subgraph cluster_" << b << " {\n    label=\"" << dot_escape(body.name) << "\";\n";
     for (NodeId id : body.nodes) {
       const Node& n = g.nodes[id];
-      o << "    n" << id << " [label=\"" << escape(label(g, n)) << "\", shape=" << shape(n.kind);
+      o << "    n" << id << " [label=\"" << dot_escape(dot_label(g, n))
+        << "\", shape=" << dot_shape(n.kind);
       if (n.kind == NodeKind::Call || n.kind == NodeKind::Return)
         o << ", style=filled, fillcolor=\"#e8f0ff\"";
       if (n.kind == NodeKind::Switch || n.kind == NodeKind::Merge)

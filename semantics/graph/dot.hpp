@@ -12,4 +12,9 @@ namespace adlang::graph {
 // The DOT text of `g` (deterministic: goldens compare it).
 std::string to_dot(const Graph& g);
 
+// A node's label and Graphviz shape in these pictures (shared with the partitioned pictures).
+std::string dot_label(const Graph& g, const Node& n);
+const char* dot_shape(NodeKind k);
+std::string dot_escape(const std::string& s);
+
 }  // namespace adlang::graph

@@ -12,6 +12,7 @@
 
 #include "lang/diagnostics.hpp"
 #include "semantics/compiled_eval.hpp"
+#include "semantics/graph/node_value.hpp"
 #include "semantics/graph/schedule.hpp"
 #include "semantics/op_eval.hpp"
 
@@ -814,11 +815,7 @@ class Executor {
       case NodeKind::Add: {
         double s = slots[in[0]].value + slots[in[1]].value;
         if (!ScalarTraits<double>::in_range(s)) {
-          slots[n.out] = Token::undefined(make_bottom(
-              f, n.pos,
-              Undefined(UndefinedKind::Range, n.info->loc,
-                        "the sum is outside the range of double precision",
-                        {"rerun with --precision 50 to compute with 50-digit floats"})));
+          slots[n.out] = Token::undefined(make_bottom(f, n.pos, sum_out_of_range(n.info->loc)));
         } else {
           slots[n.out] = Token::live(s);
         }
@@ -1122,29 +1119,22 @@ class Executor {
   // W.rd_V(x:T. N) on the host: the redex with its letrec groups, evaluated by the compiled
   // evaluator (symbolic evaluation and R, Fig. 2) with the graph's remaining fuel.
   void fire_rd(F* f, const ScheduledNode& n, const std::uint32_t* in) {
-    const RdProgram& p = *n.info->rd;
-    ValueEnv<double> rho;
-    std::size_t k = 0;
-    for (const auto& [name, type] : p.inputs) {
-      Value<double> v;
-      for (std::size_t i = 0; i < type.size(); ++i)
-        v.push_back(f->slots[in[k++]].value);
-      rho.push(name, std::move(v));
-    }
+    std::vector<double> x(n.nin);
+    for (std::uint32_t i = 0; i < n.nin; ++i)
+      x[i] = f->slots[in[i]].value;
     Value<double> r;
     try {
       std::lock_guard<std::mutex> l(mu_);
-      EvalOptions eo = o_.eval;
-      eo.evaluator = Evaluator::Compiled;
-      eo.fuel = static_cast<std::uint64_t>(std::max<std::int64_t>(0, fuel_left()));
-      EvalContext cx(eo, names_);
+      std::uint64_t calls = 0;
       try {
-        r = evaluate(p.term, rho, cx);
+        r = evaluate_rd(*n.info->rd, x.data(), o_.eval,
+                        static_cast<std::uint64_t>(std::max<std::int64_t>(0, fuel_left())), names_,
+                        calls);
       } catch (...) {
-        spend_fuel(static_cast<std::int64_t>(cx.calls));
+        spend_fuel(static_cast<std::int64_t>(calls));
         throw;
       }
-      spend_fuel(static_cast<std::int64_t>(cx.calls));
+      spend_fuel(static_cast<std::int64_t>(calls));
     } catch (const Undefined& e) {
       emit_all(f, n, Token::undefined(make_bottom(f, n.pos, e)));
       return;

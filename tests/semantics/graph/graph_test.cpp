@@ -14,6 +14,7 @@
 #include "lang/free_vars.hpp"
 #include "semantics/graph/dot.hpp"
 #include "semantics/graph/executor.hpp"
+#include "semantics/graph/graph_fixtures.hpp"
 #include "semantics/graph/lower.hpp"
 #include "semantics/graph/schedule.hpp"
 #include "support/test_support.hpp"
@@ -21,24 +22,12 @@
 namespace adlang {
 namespace {
 
-struct Lowered {
-  test::Checked checked;
-  graph::Graph g;
-  std::vector<Value<double>> values;
-};
-
-Lowered lowered(const std::string& program, const test::Env& env = {}) {
-  Lowered l{test::check(program, env), {}, {}};
-  std::vector<std::pair<Name, Type>> inputs;
-  for (const auto& [name, text] : env) {
-    ParsedValue<double> v = parse_value<double>(text);
-    inputs.emplace_back(Name(name), v.type);
-    l.values.push_back(v.value);
-  }
-  l.g = graph::lower_to_graph(l.checked.term, inputs);
-  graph::verify(l.g);
-  return l;
-}
+using test::kAck;
+using test::kFib;
+using test::kMutual;
+using test::kTak;
+using test::lowered;
+using Lowered = test::LoweredGraph;
 
 graph::GraphOptions options(graph::Engine e = graph::Engine::Static, unsigned threads = 1,
                             graph::Deadness d = graph::Deadness::Elide);
@@ -65,21 +54,6 @@ graph::GraphOptions options(graph::Engine e, unsigned threads, graph::Deadness d
   o.deadness = d;
   return o;
 }
-
-const char* kFib =
-    "def fib(n: real): real = if n < 1.5 then 1 else fib(n - 1) + fib(n - 2);\nfib(n)";
-const char* kAck =
-    "def ack(p: real * real): real = let (m: real, n: real) = p in\n"
-    "  if m < 0.5 then n + 1 else if n < 0.5 then ack(m - 1, 1) else ack(m - 1, ack(m, n - 1));\n"
-    "ack(m, n)";
-const char* kTak =
-    "def tak(p: real^3): real = let (x: real, y: real, z: real) = p in\n"
-    "  if y < x - 0.5 then tak(tak(x - 1, y, z), tak(y - 1, z, x), tak(z - 1, x, y)) else z;\n"
-    "tak(x, y, z)";
-const char* kMutual =
-    "def even(n: real): real = if n < 0.5 then 1 else odd(n - 1);\n"
-    "def odd(n: real): real = if n < 0.5 then 0 else even(n - 1);\n"
-    "(even(n), odd(n))";
 
 TEST(GraphThesisPrograms, FibAckTakOnEveryEngine) {
   for (graph::Engine e : {graph::Engine::Static, graph::Engine::Dynamic}) {

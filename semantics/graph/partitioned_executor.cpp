@@ -1,0 +1,611 @@
+#include "semantics/graph/partitioned_executor.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <unordered_map>
+
+#include "lang/diagnostics.hpp"
+#include "semantics/graph/node_value.hpp"
+
+namespace adlang::graph {
+
+namespace {
+
+constexpr std::uint32_t kNone = UINT32_MAX;
+// Absent: a call site that was not entered tells the Sends of its arguments to send nothing
+// (never crosses partitions).
+constexpr std::uint8_t kLive = 0, kDead = 1, kBottom = 2, kAbsent = 3;
+
+struct Token {
+  std::uint8_t state = kLive;
+  double value = 0;
+  std::int32_t bottom = -1;  // index of the bottom record
+};
+
+struct BottomRecord {
+  Undefined error;
+  std::vector<std::uint32_t> key;
+};
+
+// A frame as this partition knows it: the tag parent/site, named by the path of call sites.
+struct TagRecord {
+  std::uint32_t parent = kNone;
+  std::uint32_t site = kNone;
+  std::uint32_t body = 0;
+  std::uint32_t fired = 0;     // nodes of this partition that fired in it
+  std::uint32_t children = 0;  // records below it
+};
+
+struct Entry {
+  std::vector<Token> in;
+  std::vector<std::uint8_t> arrived;
+};
+
+struct Ready {
+  std::uint32_t node, tag;
+  std::vector<Token> in;
+};
+
+}  // namespace
+
+std::size_t Message::bytes() const {
+  std::size_t b = 4 + 4 + 4 * tag.size() + 1 + 8;
+  if (error) b += 16 + std::string(error->what()).size() + 4 * key.size();
+  return b;
+}
+
+struct PartitionRunner::Impl {
+  const Partitioned& p;
+  const Graph& g;
+  const Partition& part;
+  const PartitionedOptions& o;
+  NameSupply& names;
+  std::vector<TagRecord> tags;
+  std::vector<std::uint32_t> free_tags;
+  std::unordered_map<std::uint64_t, std::uint32_t> child_of;
+  std::uint32_t root = kNone;
+  std::uint64_t live_tags = 0;
+  std::unordered_map<std::uint64_t, Entry> store;
+  std::vector<Ready> ready;
+  std::vector<BottomRecord> bottoms;
+  std::vector<std::pair<std::uint32_t, Token>> results;
+  std::vector<Message>* out = nullptr;
+  std::uint64_t fuel;
+  std::int32_t fuel_bottom = -1, frames_bottom = -1;
+  GraphStats st;
+
+  Impl(const Partitioned& pp, std::uint32_t rank, const PartitionedOptions& oo, NameSupply& nn)
+      : p(pp), g(*pp.graph), part(pp.parts[rank]), o(oo), names(nn), fuel(oo.graph.eval.fuel) {}
+
+  // ---- tags ----
+
+  std::uint32_t new_tag(std::uint32_t parent, std::uint32_t site, std::uint32_t body) {
+    std::uint32_t t;
+    if (!free_tags.empty()) {
+      t = free_tags.back();
+      free_tags.pop_back();
+      tags[t] = TagRecord{};
+    } else {
+      t = static_cast<std::uint32_t>(tags.size());
+      tags.emplace_back();
+    }
+    tags[t].parent = parent;
+    tags[t].site = site;
+    tags[t].body = body;
+    ++st.frames_created;
+    ++live_tags;
+    st.peak_live_frames = std::max(st.peak_live_frames, live_tags);
+    return t;
+  }
+
+  std::uint32_t root_tag() {
+    if (root == kNone) root = new_tag(kNone, kNone, g.main);
+    return root;
+  }
+
+  std::uint32_t child(std::uint32_t t, std::uint32_t site) {
+    std::uint64_t k = (static_cast<std::uint64_t>(t) << 32) | site;
+    auto it = child_of.find(k);
+    if (it != child_of.end()) return it->second;
+    std::uint32_t c = new_tag(t, site, g.sites[site].callee);
+    ++tags[t].children;
+    child_of.emplace(k, c);
+    return c;
+  }
+
+  std::uint32_t intern(const std::vector<std::uint32_t>& path) {
+    std::uint32_t t = root_tag();
+    for (std::uint32_t s : path)
+      t = child(t, s);
+    return t;
+  }
+
+  std::vector<std::uint32_t> path(std::uint32_t t) const {
+    std::vector<std::uint32_t> r;
+    for (; tags[t].parent != kNone; t = tags[t].parent)
+      r.push_back(tags[t].site);
+    std::reverse(r.begin(), r.end());
+    return r;
+  }
+
+  // A frame's record goes when every node of its body here has fired and its children are
+  // gone.
+  void maybe_free(std::uint32_t t) {
+    while (t != kNone) {
+      TagRecord& r = tags[t];
+      if (r.fired < part.nodes_per_body[r.body] || r.children > 0) return;
+      std::uint32_t parent = r.parent;
+      if (parent != kNone) {
+        child_of.erase((static_cast<std::uint64_t>(parent) << 32) | r.site);
+        --tags[parent].children;
+      } else {
+        root = kNone;
+      }
+      free_tags.push_back(t);
+      --live_tags;
+      t = parent;
+    }
+  }
+
+  // ---- tokens ----
+
+  std::vector<std::uint32_t> key_at(std::uint32_t t, std::uint32_t pos) const {
+    std::vector<std::uint32_t> key;
+    for (; tags[t].parent != kNone; t = tags[t].parent)
+      key.push_back(g.sites[tags[t].site].pos);
+    std::reverse(key.begin(), key.end());
+    key.push_back(pos);
+    return key;
+  }
+
+  Token bottom(std::uint32_t t, std::uint32_t pos, Undefined e) {
+    bottoms.push_back(BottomRecord{std::move(e), key_at(t, pos)});
+    Token k;
+    k.state = kBottom;
+    k.bottom = static_cast<std::int32_t>(bottoms.size() - 1);
+    return k;
+  }
+
+  std::int32_t earlier(std::int32_t a, std::int32_t b) const {
+    if (a < 0) return b;
+    if (b < 0) return a;
+    return bottoms[b].key < bottoms[a].key ? b : a;
+  }
+
+  static Token dead() {
+    Token k;
+    k.state = kDead;
+    return k;
+  }
+  static Token live(double v) {
+    Token k;
+    k.value = v;
+    return k;
+  }
+
+  // ---- matching ----
+
+  static bool any_of(const Graph& g, const PartNode& n) {
+    if (n.kind != PartKind::Node && n.kind != PartKind::Copy) return false;
+    NodeKind k = g.nodes[n.orig].kind;
+    return k == NodeKind::InputMerge || k == NodeKind::Return;
+  }
+
+  void arrive(std::uint32_t node, std::uint32_t input, std::uint32_t t, const Token& k) {
+    const PartNode& n = part.nodes[node];
+    if (any_of(g, n)) {
+      ready.push_back(Ready{node, t, {k}});
+      return;
+    }
+    const std::uint32_t width = n.kind == PartKind::Recv ? 2 : n.num_inputs();
+    std::uint64_t key = (static_cast<std::uint64_t>(node) << 32) | t;
+    Entry& e = store[key];
+    if (e.in.empty()) {
+      e.in.resize(width);
+      e.arrived.assign(width, 0);
+    }
+    internal_check(!e.arrived[input], "two tokens for one input of a node instance");
+    e.in[input] = k;
+    e.arrived[input] = 1;
+    bool complete;
+    if (n.kind == PartKind::Recv) {
+      complete = e.arrived[0] && (e.in[0].state == kDead || e.arrived[1]);
+      internal_check(!(e.arrived[0] && e.in[0].state == kDead && e.arrived[1]),
+                     "a message for a call that was not entered");
+    } else {
+      complete = std::all_of(e.arrived.begin(), e.arrived.end(), [](std::uint8_t a) { return a; });
+    }
+    if (!complete) return;
+    ready.push_back(Ready{node, t, std::move(e.in)});
+    store.erase(key);
+  }
+
+  void emit(std::uint32_t node, std::uint32_t port, std::uint32_t t, const Token& k) {
+    for (const PartDest& d : part.nodes[node].outputs[port]) {
+      std::uint32_t to = t;
+      if (d.rule == TagRule::Push) {
+        to = child(t, d.site);
+      } else if (d.rule == TagRule::Pop) {
+        if (tags[t].site != d.site) continue;  // the Return of another call site
+        to = tags[t].parent;
+      } else if (d.rule == TagRule::Match && tags[t].site != d.site) {
+        arrive(d.node, d.input, t, dead());  // no message in a frame another site made
+        continue;
+      }
+      arrive(d.node, d.input, to, k);
+    }
+  }
+
+  // ---- firing ----
+
+  void fire(Ready& r) {
+    const PartNode& n = part.nodes[r.node];
+    ++st.tokens;
+    switch (n.kind) {
+      case PartKind::Node:
+        fire_node(r, n);
+        break;
+      case PartKind::Copy:
+        if (o.run_state_machine_copies) fire_node(r, n);
+        break;
+      case PartKind::Site:
+        fire_site(r, n);
+        break;
+      case PartKind::SiteCopy: {
+        const Token& ctl = r.in[0];
+        const Token& admitted = r.in[1];
+        if (ctl.state == kDead) ++st.dead_tokens;
+        if (o.run_state_machine_copies && ctl.state == kLive && admitted.state == kLive &&
+            admitted.value != 0)
+          emit(r.node, 0, r.tag, ctl);
+        break;
+      }
+      case PartKind::Send:
+        send(r, n);
+        break;
+      case PartKind::Recv:
+        if (r.in[0].state != kDead) emit(r.node, 0, r.tag, r.in[1]);
+        break;
+    }
+    ++tags[r.tag].fired;
+    maybe_free(r.tag);
+  }
+
+  void fire_node(Ready& r, const PartNode& pn) {
+    const Node& n = g.nodes[pn.orig];
+    std::vector<Token>& in = r.in;
+    switch (n.kind) {
+      case NodeKind::Switch: {
+        const Token& d = in[0];
+        const Token& pr = in[1];
+        if (pr.state != kLive || d.state == kDead) {
+          ++st.dead_tokens;
+          emit(r.node, 0, r.tag, dead());
+          emit(r.node, 1, r.tag, dead());
+          return;
+        }
+        bool taken = pr.value != 0;
+        emit(r.node, taken ? 0 : 1, r.tag, d);
+        emit(r.node, taken ? 1 : 0, r.tag, dead());
+        return;
+      }
+      case NodeKind::Merge: {
+        const Token& pr = in[2];
+        if (pr.state != kLive) {
+          if (pr.state == kDead) ++st.dead_tokens;
+          emit(r.node, 0, r.tag, pr);
+          return;
+        }
+        emit(r.node, 0, r.tag, in[pr.value != 0 ? 0 : 1]);
+        return;
+      }
+      case NodeKind::InputMerge:
+      case NodeKind::Return:
+        if (in[0].state == kDead) ++st.dead_tokens;
+        emit(r.node, 0, r.tag, in[0]);
+        return;
+      case NodeKind::Exit:
+        if (in[0].state == kDead) ++st.dead_tokens;
+        if (n.body == g.main) {
+          results.emplace_back(n.index, in[0]);
+          return;
+        }
+        emit(r.node, 0, r.tag, in[0]);
+        return;
+      case NodeKind::Call:
+        throw InternalError("internal error: a Call outside its call site's node");
+      default:
+        break;
+    }
+    // The strict nodes.
+    bool is_dead = false;
+    std::int32_t b = -1;
+    for (const Token& k : in) {
+      if (k.state == kDead) is_dead = true;
+      if (k.state == kBottom) b = earlier(b, k.bottom);
+    }
+    const std::uint32_t nout = n.num_outputs();
+    if (is_dead || b >= 0) {
+      if (is_dead) ++st.dead_tokens;
+      Token k = dead();
+      if (!is_dead) {
+        k.state = kBottom;
+        k.bottom = b;
+      }
+      for (std::uint32_t j = 0; j < nout; ++j)
+        emit(r.node, j, r.tag, k);
+      return;
+    }
+    std::vector<double> x(in.size()), y(std::max<std::uint32_t>(nout, 1));
+    for (std::size_t i = 0; i < in.size(); ++i)
+      x[i] = in[i].value;
+    std::uint64_t calls = 0;
+    std::optional<Undefined> e =
+        strict_node_value(n, x.data(), y.data(), o.graph.eval, fuel, names, calls);
+    fuel -= std::min(fuel, calls);
+    if (e) {
+      Token k = bottom(r.tag, n.pos, *e);
+      for (std::uint32_t j = 0; j < nout; ++j)
+        emit(r.node, j, r.tag, k);
+      return;
+    }
+    for (std::uint32_t j = 0; j < nout; ++j)
+      emit(r.node, j, r.tag, live(y[j]));
+  }
+
+  // Call_i (Sec. 5.2.1), every Call of the site at once, on the partition that holds it.
+  void fire_site(Ready& r, const PartNode& pn) {
+    const CallSite& s = g.sites[pn.site];
+    const std::uint32_t nin = static_cast<std::uint32_t>(s.calls.size());
+    const Token& ctl = r.in[nin - 1];
+    auto to_returns = [&](const Token& k) {
+      // The Sends of the arguments fire (and send nothing): the callee is not entered.
+      Token absent;
+      absent.state = kAbsent;
+      for (std::uint32_t j = 0; j < nin; ++j)
+        for (const PartDest& d : part.nodes[r.node].outputs[j])
+          if (part.nodes[d.node].kind == PartKind::Send) arrive(d.node, d.input, r.tag, absent);
+      if (!o.call_return_edge) return;
+      for (std::uint32_t ret : part.returns[pn.site])
+        arrive(ret, 0, r.tag, k);
+    };
+    if (ctl.state == kDead) {
+      ++st.dead_tokens;
+      to_returns(dead());
+      emit(r.node, site_admission_port(s), r.tag, dead());
+      emit(r.node, site_entered_port(s), r.tag, dead());
+      return;
+    }
+    std::int32_t b = -1;
+    for (std::uint32_t j = 0; j + 1 < nin; ++j)
+      if (r.in[j].state == kBottom) b = earlier(b, r.in[j].bottom);
+    if (b < 0) b = admit(r.tag, s);
+    if (b >= 0) {
+      Token k;
+      k.state = kBottom;
+      k.bottom = b;
+      to_returns(k);
+      emit(r.node, site_admission_port(s), r.tag, live(0));
+      emit(r.node, site_entered_port(s), r.tag, dead());
+      return;
+    }
+    ++st.calls;
+    for (std::uint32_t j = 0; j < nin; ++j)
+      emit(r.node, j, r.tag, r.in[j]);
+    emit(r.node, site_admission_port(s), r.tag, live(1));
+    emit(r.node, site_entered_port(s), r.tag, live(0));
+  }
+
+  // The charge of a call: -1, or the refusal (fuel, or frames on this partition).
+  std::int32_t admit(std::uint32_t t, const CallSite& s) {
+    if (fuel == 0) {
+      if (fuel_bottom < 0) {
+        Undefined e(UndefinedKind::Fuel, s.loc,
+                    "out of fuel after " + std::to_string(o.graph.eval.fuel) +
+                        " function calls on partition " + std::to_string(part.rank) + " in '" +
+                        g.bodies[s.callee].name + "'",
+                    {"the recursion may not terminate; raise the limit with --fuel N (it holds "
+                     "per partition)"});
+        fuel_bottom = bottom(t, s.pos, e).bottom;
+      }
+      return fuel_bottom;
+    }
+    if (live_tags >= o.graph.max_frames) {
+      if (frames_bottom < 0) {
+        Undefined e(UndefinedKind::Depth, s.loc,
+                    "more than " + std::to_string(o.graph.max_frames) +
+                        " activations are live at once on partition " + std::to_string(part.rank) +
+                        " (calling '" + g.bodies[s.callee].name + "')",
+                    {"raise the limit with --max-frames N (it holds per partition)"});
+        frames_bottom = bottom(t, s.pos, e).bottom;
+      }
+      return frames_bottom;
+    }
+    --fuel;
+    return -1;
+  }
+
+  void send(Ready& r, const PartNode& pn) {
+    const Channel& c = p.channels[pn.channel];
+    const Token& k = r.in[0];
+    if (k.state == kAbsent) return;
+    Message m;
+    m.channel = pn.channel;
+    if (c.rule == TagRule::Pop) {
+      if (tags[r.tag].site != c.site) return;  // an output to another call site's Return
+      m.tag = path(tags[r.tag].parent);
+    } else {
+      m.tag = path(r.tag);
+      if (c.rule == TagRule::Push) m.tag.push_back(c.site);
+    }
+    m.state = k.state;
+    m.value = k.value;
+    if (k.state == kBottom) {
+      m.error = bottoms[k.bottom].error;
+      m.key = bottoms[k.bottom].key;
+    }
+    out->push_back(std::move(m));
+  }
+};
+
+PartitionRunner::PartitionRunner(const Partitioned& p, std::uint32_t rank,
+                                 const PartitionedOptions& options, NameSupply& names)
+    : impl_(std::make_unique<Impl>(p, rank, options, names)) {}
+
+PartitionRunner::~PartitionRunner() = default;
+
+void PartitionRunner::start(const std::vector<Value<double>>& inputs) {
+  Impl& x = *impl_;
+  const Partition& part = x.part;
+  if (!part.needs[x.g.main]) return;
+  std::uint32_t t = x.root_tag();
+  std::vector<double> flat;
+  for (const Value<double>& v : inputs)
+    for (double d : v)
+      flat.push_back(d);
+  internal_check(flat.size() + 1 == x.g.bodies[x.g.main].inputs.size(),
+                 "graph inputs do not match the program's");
+  for (std::size_t k = 0; k < part.main_inputs.size(); ++k)
+    x.arrive(part.main_inputs[k], 0, t, Impl::live(flat[part.main_input_index[k]]));
+  // The dummy constant that starts this partition's copy of main's state machine.
+  x.arrive(part.control[x.g.main], 0, t, Impl::live(0));
+}
+
+void PartitionRunner::deliver(const Message& m) {
+  Impl& x = *impl_;
+  std::uint32_t t = x.intern(m.tag);
+  Token k;
+  k.state = m.state;
+  k.value = m.value;
+  if (m.state == kBottom) {
+    x.bottoms.push_back(BottomRecord{*m.error, m.key});
+    k.bottom = static_cast<std::int32_t>(x.bottoms.size() - 1);
+  }
+  x.arrive(x.p.channels[m.channel].recv, 1, t, k);
+}
+
+void PartitionRunner::run(std::vector<Message>& out) {
+  Impl& x = *impl_;
+  x.out = &out;
+  while (!x.ready.empty()) {
+    Ready r = std::move(x.ready.back());
+    x.ready.pop_back();
+    x.fire(r);
+  }
+  x.out = nullptr;
+}
+
+std::vector<std::pair<std::uint32_t, Message>> PartitionRunner::results() const {
+  const Impl& x = *impl_;
+  std::vector<std::pair<std::uint32_t, Message>> r;
+  for (const auto& [index, k] : x.results) {
+    Message m;
+    m.state = k.state;
+    m.value = k.value;
+    if (k.state == kBottom) {
+      m.error = x.bottoms[k.bottom].error;
+      m.key = x.bottoms[k.bottom].key;
+    }
+    r.emplace_back(index, std::move(m));
+  }
+  return r;
+}
+
+bool PartitionRunner::quiescent() const {
+  const Impl& x = *impl_;
+  return x.ready.empty() && x.store.empty() && x.live_tags == 0;
+}
+
+std::string PartitionRunner::waiting_summary() const {
+  const Impl& x = *impl_;
+  std::ostringstream o;
+  o << "partition " << x.part.rank << ": " << x.store.size() << " node instances waiting, "
+    << x.live_tags << " frames open";
+  std::size_t shown = 0;
+  for (const auto& [key, e] : x.store) {
+    if (shown++ == 3) break;
+    const PartNode& n = x.part.nodes[key >> 32];
+    o << (shown == 1 ? " (" : ", ") << to_string(n.kind);
+    if (n.kind == PartKind::Node || n.kind == PartKind::Copy)
+      o << " " << to_string(x.g.nodes[n.orig].kind);
+    if (n.kind == PartKind::Recv) o << " #" << n.channel;
+  }
+  if (shown) o << ")";
+  shown = 0;
+  for (std::uint32_t t = 0; t < x.tags.size() && shown < 3; ++t) {
+    if (std::find(x.free_tags.begin(), x.free_tags.end(), t) != x.free_tags.end()) continue;
+    const TagRecord& r = x.tags[t];
+    o << (shown++ ? ", " : "; open: ") << "a frame of '" << x.g.bodies[r.body].name << "' with "
+      << r.fired << " of " << x.part.nodes_per_body[r.body] << " nodes fired";
+  }
+  return o.str();
+}
+
+GraphStats PartitionRunner::stats() const {
+  return impl_->st;
+}
+
+Value<double> assemble_result(const Graph& g,
+                              const std::vector<std::pair<std::uint32_t, Message>>& results) {
+  const std::size_t n = g.bodies[g.main].exits.size();
+  std::vector<const Message*> by_index(n, nullptr);
+  for (const auto& [index, m] : results) {
+    internal_check(index < n && !by_index[index], "an output of main arrived twice");
+    by_index[index] = &m;
+  }
+  const Message* first_bottom = nullptr;
+  Value<double> out;
+  for (const Message* m : by_index) {
+    internal_check(m != nullptr, "the partitioned graph stopped before producing its result");
+    internal_check(m->state != kDead, "the graph's result is dead");
+    if (m->state == kBottom && (!first_bottom || m->key < first_bottom->key)) first_bottom = m;
+    if (m->state == kLive) out.push_back(m->value);
+  }
+  if (first_bottom) throw *first_bottom->error;
+  if (g.result_type.size() == 0) out.clear();
+  return out;
+}
+
+Value<double> run_partitioned(const Partitioned& p, const std::vector<Value<double>>& inputs,
+                              const PartitionedOptions& options, NameSupply& names,
+                              PartitionedStats* stats) {
+  const std::size_t n = p.parts.size();
+  std::vector<std::unique_ptr<PartitionRunner>> runners;
+  for (std::uint32_t r = 0; r < n; ++r)
+    runners.push_back(std::make_unique<PartitionRunner>(p, r, options, names));
+  PartitionedStats st;
+  st.messages.assign(n, std::vector<std::uint64_t>(n, 0));
+  st.bytes = st.dead_messages = st.messages;
+  for (auto& r : runners)
+    r->start(inputs);
+  std::vector<Message> out;
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (std::uint32_t r = 0; r < n; ++r) {
+      out.clear();
+      runners[r]->run(out);
+      for (const Message& m : out) {
+        const Channel& c = p.channels[m.channel];
+        ++st.messages[c.from][c.to];
+        st.bytes[c.from][c.to] += m.bytes();
+        if (m.state == kDead) ++st.dead_messages[c.from][c.to];
+        runners[c.to]->deliver(m);
+        progress = true;
+      }
+    }
+  }
+  std::vector<std::pair<std::uint32_t, Message>> results;
+  std::string waiting;
+  for (auto& r : runners) {
+    for (auto& x : r->results())
+      results.push_back(std::move(x));
+    if (!r->quiescent()) waiting += "; " + r->waiting_summary();
+    st.per_rank.push_back(r->stats());
+  }
+  if (stats) *stats = st;
+  if (!waiting.empty())
+    throw InternalError("internal error: the partitioned graph deadlocked" + waiting);
+  return assemble_result(*p.graph, results);
+}
+
+}  // namespace adlang::graph

@@ -1,0 +1,92 @@
+// Execution of a partitioned tagged graph (thesis Sec. 5.4; docs/graph-partition.md).
+//
+// Each partition runs on its own: a node instance (node, tag) fires when its inputs with that
+// tag have arrived, as in Sec. 3.2, with tags as the thesis writes them (lists of call sites),
+// since a frame must be named the same way on every partition that holds part of its function.
+// Deadness is propagated literally (Deadness::Propagate): every node of an activation fires
+// exactly once on every partition that holds it, and a Recv waiting in an untaken branch
+// receives a dead token (Sec. 5.4.5). A partition frees a frame's record when every one of its
+// nodes of that body has fired there and the frame's children are gone.
+//
+// Partitions exchange Messages through a Transport: in one process (the tests, and `adlang run
+// --partitions N` without mpirun), or between MPI processes.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "semantics/graph/executor.hpp"
+#include "semantics/graph/partition.hpp"
+
+namespace adlang::graph {
+
+// A token as it crosses partitions.
+struct Message {
+  std::uint32_t channel = 0;
+  std::vector<std::uint32_t> tag;  // call sites (global indices) from the main frame down
+  std::uint8_t state = 0;          // 0 live, 1 dead, 2 bottom
+  double value = 0;
+  // Bottom: the undefinedness and its place in evaluation order.
+  std::optional<Undefined> error;
+  std::vector<std::uint32_t> key;
+  // Bytes on the wire in the MPI encoding (statistics).
+  std::size_t bytes() const;
+};
+
+struct PartitionedOptions {
+  GraphOptions graph;  // fuel and --max-frames hold per partition; eval as for the graph
+  // Ablations (the tests show each mechanism is needed): the copied state machines never
+  // fire; a call site that is not entered does not send its tokens to its Returns (the
+  // control edge Call_i -> Return_i of Sec. 5.4.6).
+  bool run_state_machine_copies = true;
+  bool call_return_edge = true;
+};
+
+struct PartitionedStats {
+  std::vector<GraphStats> per_rank;
+  // [from][to]: messages, bytes, dead tokens sent.
+  std::vector<std::vector<std::uint64_t>> messages, bytes, dead_messages;
+};
+
+// One partition's executor.
+class PartitionRunner {
+ public:
+  PartitionRunner(const Partitioned& p, std::uint32_t rank, const PartitionedOptions& options,
+                  NameSupply& names);
+  ~PartitionRunner();
+  PartitionRunner(const PartitionRunner&) = delete;
+  PartitionRunner& operator=(const PartitionRunner&) = delete;
+
+  // The dummy constant of Sec. 5.4.7 (the main frame's control token) and the program inputs
+  // placed here (one value per g.program_inputs entry).
+  void start(const std::vector<Value<double>>& inputs);
+  void deliver(const Message& m);
+  // Fires what is ready; the messages it sends are appended to `out`.
+  void run(std::vector<Message>& out);
+  // The outputs of main held here: (index, token as a Message without channel).
+  std::vector<std::pair<std::uint32_t, Message>> results() const;
+  // Nothing waits here: no partial inputs, no message without its trigger, no frame record.
+  bool quiescent() const;
+  std::string waiting_summary() const;
+  GraphStats stats() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Runs every partition in this process, round-robin, until nothing is left to fire; returns
+// main's value or throws its earliest Undefined, as run_graph does. A run that stops with a
+// node still waiting (a deadlock: only possible under an ablation) throws InternalError.
+Value<double> run_partitioned(const Partitioned& p, const std::vector<Value<double>>& inputs,
+                              const PartitionedOptions& options, NameSupply& names,
+                              PartitionedStats* stats = nullptr);
+
+// main's value from the results of every partition (throws the earliest Undefined).
+Value<double> assemble_result(const Graph& g,
+                              const std::vector<std::pair<std::uint32_t, Message>>& results);
+
+}  // namespace adlang::graph
