@@ -81,6 +81,11 @@ struct RunCommandOptions : CommonOptions {
   std::uint64_t max_frames = 4'000'000;  // --max-frames (graph engines)
   bool stats = false;                    // --stats (graph engines): counts on stderr
   bool propagate_dead = false;           // --deadness propagate (graph engines)
+  // --partitions N (graph engine): the partitioned graph (docs/graph-partition.md), in this
+  // process or one partition per MPI process under mpirun; 0: not partitioned.
+  std::uint32_t partitions = 0;
+  std::vector<std::string> place;  // --place FUNCTION=RANK | FUNCTION:LINE=RANK
+  double progress_timeout = 30;    // --progress-timeout SECONDS (under mpirun)
 };
 
 struct GraphCommandOptions {
@@ -93,6 +98,8 @@ struct GraphCommandOptions {
   std::uint64_t max_frames = 4'000'000;
   PredicateMode predicates = PredicateMode::Strict;
   bool propagate_dead = false;
+  std::uint32_t partitions = 0;    // --partitions N: draw the partitioned graph
+  std::vector<std::string> place;  // --place
 };
 
 struct TraceOptions : CommonOptions {

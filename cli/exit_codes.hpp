@@ -10,6 +10,7 @@ enum ExitCode : int {
   kExitCompileError = 3,   // syntax or type error
   kExitCheckFailed = 4,    // an `adlang check` property failed
   kExitInternalError = 5,  // a bug in adlang (an internal invariant failed); please report it
+  kExitDistributed = 6,    // a partition's MPI process died or stopped answering
 };
 
 }  // namespace adlang

@@ -9,10 +9,12 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/graph_engine.hpp"
+#include "cli/partitioned_run.hpp"
 #include "cli/program_loader.hpp"
 #include "lang/diagnostics.hpp"
 #include "semantics/graph/dot.hpp"
 #include "semantics/graph/lower.hpp"
+#include "semantics/graph/partition.hpp"
 
 namespace adlang {
 namespace {
@@ -66,7 +68,10 @@ int graph_command(const GraphCommandOptions& opts, std::ostream& out, std::ostre
     ro.predicates = opts.predicates;
     GraphProgram gp = load_graph_program(ro, file);
     const graph::Graph& g = gp.graph;
-    std::string dot = graph::to_dot(g);
+    std::string dot = opts.partitions > 0
+                          ? graph::to_dot(partition_for(g, opts.place, gp.program->default_place,
+                                                        opts.partitions))
+                          : graph::to_dot(g);
     if (opts.format == "dot") {
       if (opts.output.empty()) {
         out << dot;

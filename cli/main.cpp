@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
   CLI::App app{
       "adlang: the differentiable programming language of Abadi & Plotkin (POPL 2020).\n"
       "Exit codes: 0 success, 1 undefined (bottom), 2 usage, 3 syntax/type error, "
-      "4 check failed, 5 internal error."};
+      "4 check failed, 5 internal error, 6 a partition's MPI process died."};
   app.require_subcommand(1);
   app.set_version_flag("--version", "adlang 0.1.0");
 
@@ -128,6 +128,17 @@ int main(int argc, char** argv) {
       ->default_str("elide");
   run->add_flag("--stats", run_opts.stats,
                 "graph engines: print frames, tokens and dead tokens to standard error");
+  run->add_option("--partitions", run_opts.partitions,
+                  "graph engine: split the graph over N partitions (thesis Sec. 5.4), run in "
+                  "this process, or one per process under mpirun -n N");
+  run->add_option("--place", run_opts.place,
+                  "with --partitions: FUNCTION=RANK or FUNCTION:LINE=RANK (repeatable; default: "
+                  "a .py script's tf.device blocks, else balanced by static cost)")
+      ->type_name("SPEC");
+  run->add_option("--progress-timeout", run_opts.progress_timeout,
+                  "under mpirun: seconds without an answer from a partition before the job "
+                  "ends with exit code 6")
+      ->capture_default_str();
 
   GraphCommandOptions graph_opts;
   std::string graph_predicates;
@@ -150,6 +161,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   graph_cmd->add_option("--max-frames", graph_opts.max_frames, "live frames allowed (--stats)")
       ->capture_default_str();
+  graph_cmd->add_option("--partitions", graph_opts.partitions,
+                        "draw the graph split over N partitions, with Send/Recv pairs and the "
+                        "copied state machines");
+  graph_cmd->add_option("--place", graph_opts.place, "with --partitions: as for run")
+      ->type_name("SPEC");
   std::string graph_deadness = "elide";
   graph_cmd->add_option("--deadness", graph_deadness, "propagate or elide (--stats)")
       ->check(CLI::IsMember({"propagate", "elide"}))

@@ -109,6 +109,7 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
   file = p->file;
   ParsedFile parsed = parse_file(*p->file);
   p->syntax = std::move(parsed.syntax);
+  p->default_place = parsed.default_place;
   for (const Name& n : p->syntax.identifiers)
     p->names.reserve(n);
 

@@ -45,6 +45,8 @@ struct LoadedProgram {
   std::vector<ProgramInput<S>> inputs;
   Term term;  // the elaborated, type-checked program
   NameSupply names;
+  // A .py script's tf.device blocks as --place options (the default placement).
+  std::vector<std::string> default_place;
 
   // rho: the inputs bound to their values.
   ValueEnv<S> input_env() const {

@@ -5,12 +5,14 @@
 #include "cli/exit_codes.hpp"
 #include "cli/graph_engine.hpp"
 #include "cli/json.hpp"
+#include "cli/partitioned_run.hpp"
 #include "semantics/compiled_eval.hpp"
 
 namespace adlang {
 
 int run_command(const RunCommandOptions& opts, std::ostream& out, std::ostream& err) {
   if (opts.derivation) return derivation_command(opts, false, out, err);
+  if (opts.partitions > 0) return run_partitioned_command(opts, out, err);
   std::shared_ptr<SourceFile> file;
   return run_guarded(opts.json, out, err, file, [&] {
     if (opts.engine == RunEngine::Graph || opts.engine == RunEngine::GraphDynamic)

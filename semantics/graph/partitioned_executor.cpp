@@ -14,7 +14,8 @@ namespace {
 constexpr std::uint32_t kNone = UINT32_MAX;
 // Absent: a call site that was not entered tells the Sends of its arguments to send nothing
 // (never crosses partitions).
-constexpr std::uint8_t kLive = 0, kDead = 1, kBottom = 2, kAbsent = 3;
+constexpr std::uint8_t kLive = kMessageLive, kDead = kMessageDead, kBottom = kMessageBottom,
+                       kAbsent = 3;
 
 struct Token {
   std::uint8_t state = kLive;
@@ -47,12 +48,6 @@ struct Ready {
 };
 
 }  // namespace
-
-std::size_t Message::bytes() const {
-  std::size_t b = 4 + 4 + 4 * tag.size() + 1 + 8;
-  if (error) b += 16 + std::string(error->what()).size() + 4 * key.size();
-  return b;
-}
 
 struct PartitionRunner::Impl {
   const Partitioned& p;
@@ -484,15 +479,16 @@ void PartitionRunner::deliver(const Message& m) {
   x.arrive(x.p.channels[m.channel].recv, 1, t, k);
 }
 
-void PartitionRunner::run(std::vector<Message>& out) {
+bool PartitionRunner::run(std::vector<Message>& out, std::size_t max_firings) {
   Impl& x = *impl_;
   x.out = &out;
-  while (!x.ready.empty()) {
+  for (std::size_t n = 0; n < max_firings && !x.ready.empty(); ++n) {
     Ready r = std::move(x.ready.back());
     x.ready.pop_back();
     x.fire(r);
   }
   x.out = nullptr;
+  return !x.ready.empty();
 }
 
 std::vector<std::pair<std::uint32_t, Message>> PartitionRunner::results() const {
@@ -509,6 +505,10 @@ std::vector<std::pair<std::uint32_t, Message>> PartitionRunner::results() const 
     r.emplace_back(index, std::move(m));
   }
   return r;
+}
+
+bool PartitionRunner::idle() const {
+  return impl_->ready.empty();
 }
 
 bool PartitionRunner::quiescent() const {
@@ -586,10 +586,12 @@ Value<double> run_partitioned(const Partitioned& p, const std::vector<Value<doub
       runners[r]->run(out);
       for (const Message& m : out) {
         const Channel& c = p.channels[m.channel];
+        // Through the wire encoding, as between MPI processes.
+        std::string wire = encode(m);
         ++st.messages[c.from][c.to];
-        st.bytes[c.from][c.to] += m.bytes();
+        st.bytes[c.from][c.to] += wire.size();
         if (m.state == kDead) ++st.dead_messages[c.from][c.to];
-        runners[c.to]->deliver(m);
+        runners[c.to]->deliver(decode(wire));
         progress = true;
       }
     }

@@ -19,22 +19,10 @@
 #include <vector>
 
 #include "semantics/graph/executor.hpp"
+#include "semantics/graph/message.hpp"
 #include "semantics/graph/partition.hpp"
 
 namespace adlang::graph {
-
-// A token as it crosses partitions.
-struct Message {
-  std::uint32_t channel = 0;
-  std::vector<std::uint32_t> tag;  // call sites (global indices) from the main frame down
-  std::uint8_t state = 0;          // 0 live, 1 dead, 2 bottom
-  double value = 0;
-  // Bottom: the undefinedness and its place in evaluation order.
-  std::optional<Undefined> error;
-  std::vector<std::uint32_t> key;
-  // Bytes on the wire in the MPI encoding (statistics).
-  std::size_t bytes() const;
-};
 
 struct PartitionedOptions {
   GraphOptions graph;  // fuel and --max-frames hold per partition; eval as for the graph
@@ -64,10 +52,13 @@ class PartitionRunner {
   // placed here (one value per g.program_inputs entry).
   void start(const std::vector<Value<double>>& inputs);
   void deliver(const Message& m);
-  // Fires what is ready; the messages it sends are appended to `out`.
-  void run(std::vector<Message>& out);
+  // Fires what is ready, at most `max_firings` node instances; the messages it sends are
+  // appended to `out`. Returns whether more is ready.
+  bool run(std::vector<Message>& out, std::size_t max_firings = SIZE_MAX);
   // The outputs of main held here: (index, token as a Message without channel).
   std::vector<std::pair<std::uint32_t, Message>> results() const;
+  // Nothing is ready to fire.
+  bool idle() const;
   // Nothing waits here: no partial inputs, no message without its trigger, no frame record.
   bool quiescent() const;
   std::string waiting_summary() const;

@@ -1,0 +1,458 @@
+#include "cli/partitioned_run.hpp"
+
+#include <mpi.h>
+
+#include <chrono>
+#include <cstring>
+#include <deque>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "cli/check_ranks.hpp"
+#include "cli/command_runner.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/graph_engine.hpp"
+#include "lang/diagnostics.hpp"
+#include "semantics/graph/placement.hpp"
+
+namespace adlang {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// MPI message tags of the protocol.
+enum Tag : int {
+  kData = 1,    // a Message (encoded)
+  kProbe = 2,   // rank 0 -> all: a termination wave (its number)
+  kReply = 3,   // all -> rank 0: wave number, idle, messages sent and received
+  kDone = 4,    // rank 0 -> all: every partition is idle and nothing is in flight
+  kResult = 5,  // all -> rank 0: main's outputs held there, and statistics
+};
+
+class NullBuffer : public std::streambuf {
+ protected:
+  int overflow(int c) override { return c; }
+};
+
+template <class T>
+void put(std::string& s, T v) {
+  s.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+template <class T>
+T get(const std::string& s, std::size_t& at) {
+  internal_check(s.size() - at >= sizeof(T), "a truncated protocol message");
+  T v;
+  std::memcpy(&v, s.data() + at, sizeof v);
+  at += sizeof v;
+  return v;
+}
+
+// One MPI process running partition `rank`: the work loop, the termination waves (Mattern's
+// four-counter method: rank 0 asks every rank for its counts of messages sent and received
+// when idle; two consecutive waves with the same totals, all idle, and as many received as
+// sent mean nothing is left anywhere), and the progress timeout.
+class RankLoop {
+ public:
+  RankLoop(const graph::Partitioned& p, int rank, int size, graph::PartitionRunner& runner,
+           double timeout)
+      : p_(p), rank_(rank), size_(size), runner_(runner), timeout_(timeout) {
+    messages_.assign(size, 0);
+    bytes_.assign(size, 0);
+    dead_.assign(size, 0);
+  }
+
+  // Runs until rank 0 has detected termination. On rank 0, `results` receives every rank's
+  // outputs of main and `stats` every rank's counts.
+  void run(std::vector<std::pair<std::uint32_t, graph::Message>>& results,
+           graph::PartitionedStats& stats) {
+    Clock::time_point heard = Clock::now();
+    Clock::time_point wave_end = Clock::now();
+    int idle_rounds = 0;
+    while (!done_) {
+      std::vector<graph::Message> out;
+      bool more = runner_.run(out, 4096);
+      for (const graph::Message& m : out)
+        send_data(m);
+      bool received = poll(heard);
+      complete_sends();
+      if (rank_ == 0) {
+        if (!wave_active_ &&
+            Clock::now() - wave_end > std::chrono::microseconds(idle_rounds > 10 ? 2000 : 200))
+          start_wave();
+        if (wave_active_ && replies_ == size_ - 1) {
+          finish_wave(!more && runner_idle());
+          wave_end = Clock::now();
+        }
+        if (wave_active_ && seconds_since(wave_start_) > timeout_) {
+          std::string missing;
+          for (int k = 1; k < size_; ++k)
+            if (!replied_[k]) missing += (missing.empty() ? "" : ", ") + std::to_string(k);
+          fail("partition " + missing + " has not answered for " + seconds(timeout_) +
+               " s (its process may have died; --progress-timeout sets the limit)");
+        }
+      } else if (seconds_since(heard) > timeout_) {
+        fail("partition 0 has not been heard from for " + seconds(timeout_) +
+             " s (its process may have died; --progress-timeout sets the limit)");
+      }
+      if (more || received || !out.empty()) {
+        idle_rounds = 0;
+      } else if (++idle_rounds > 10) {
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+      }
+    }
+    while (!pending_.empty())
+      complete_sends(true);
+    gather(results, stats);
+  }
+
+ private:
+  const graph::Partitioned& p_;
+  const int rank_, size_;
+  graph::PartitionRunner& runner_;
+  const double timeout_;
+  std::deque<std::pair<MPI_Request, std::string>> pending_;
+  std::uint64_t sent_ = 0, received_ = 0;
+  std::vector<std::uint64_t> messages_, bytes_, dead_;
+  bool done_ = false;
+  // Rank 0: the current wave and the previous one.
+  bool wave_active_ = false;
+  std::uint64_t wave_ = 0;
+  int replies_ = 0;
+  std::vector<std::uint8_t> replied_;
+  bool wave_idle_ = true;
+  std::uint64_t wave_sent_ = 0, wave_received_ = 0;
+  bool previous_valid_ = false;
+  std::uint64_t previous_sent_ = 0, previous_received_ = 0;
+  Clock::time_point wave_start_;
+
+  static double seconds_since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  }
+  static std::string seconds(double s) {
+    std::ostringstream o;
+    o << s;
+    return o.str();
+  }
+
+  bool runner_idle() const { return runner_.idle(); }
+
+  [[noreturn]] void fail(const std::string& what) {
+    std::cerr << "adlang: error: " << what << "\n" << std::flush;
+    MPI_Abort(MPI_COMM_WORLD, kExitDistributed);
+    std::exit(kExitDistributed);
+  }
+
+  void send(int to, int tag, std::string bytes) {
+    pending_.emplace_back(MPI_REQUEST_NULL, std::move(bytes));
+    auto& [req, buf] = pending_.back();
+    MPI_Isend(buf.data(), static_cast<int>(buf.size()), MPI_BYTE, to, tag, MPI_COMM_WORLD, &req);
+  }
+
+  void send_data(const graph::Message& m) {
+    const graph::Channel& c = p_.channels[m.channel];
+    std::string wire = graph::encode(m);
+    ++messages_[c.to];
+    bytes_[c.to] += wire.size();
+    if (m.state == graph::kMessageDead) ++dead_[c.to];
+    ++sent_;
+    send(static_cast<int>(c.to), kData, std::move(wire));
+  }
+
+  void complete_sends(bool wait = false) {
+    while (!pending_.empty()) {
+      int flag = 0;
+      if (wait) {
+        MPI_Wait(&pending_.front().first, MPI_STATUS_IGNORE);
+        flag = 1;
+      } else {
+        MPI_Test(&pending_.front().first, &flag, MPI_STATUS_IGNORE);
+      }
+      if (!flag) return;
+      pending_.pop_front();
+    }
+  }
+
+  std::string receive(const MPI_Status& st) {
+    int n = 0;
+    MPI_Get_count(&st, MPI_BYTE, &n);
+    std::string buf(static_cast<std::size_t>(n), '\0');
+    MPI_Recv(buf.data(), n, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return buf;
+  }
+
+  // Handles what has arrived; returns whether anything did.
+  bool poll(Clock::time_point& heard) {
+    bool any = false;
+    for (;;) {
+      int flag = 0;
+      MPI_Status st;
+      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+      if (!flag) return any;
+      any = true;
+      heard = Clock::now();
+      if (st.MPI_TAG == kResult) return any;  // gathered after termination
+      std::string buf = receive(st);
+      switch (st.MPI_TAG) {
+        case kData:
+          ++received_;
+          runner_.deliver(graph::decode(buf));
+          break;
+        case kProbe: {
+          std::size_t at = 0;
+          std::uint64_t wave = get<std::uint64_t>(buf, at);
+          std::string reply;
+          put(reply, wave);
+          put<std::uint8_t>(reply, runner_idle() ? 1 : 0);
+          put(reply, sent_);
+          put(reply, received_);
+          send(0, kReply, std::move(reply));
+          break;
+        }
+        case kReply: {
+          std::size_t at = 0;
+          std::uint64_t wave = get<std::uint64_t>(buf, at);
+          if (wave != wave_ || !wave_active_) break;  // an answer to an abandoned wave
+          bool idle = get<std::uint8_t>(buf, at) != 0;
+          wave_sent_ += get<std::uint64_t>(buf, at);
+          wave_received_ += get<std::uint64_t>(buf, at);
+          wave_idle_ = wave_idle_ && idle;
+          if (!replied_[st.MPI_SOURCE]) ++replies_;
+          replied_[st.MPI_SOURCE] = 1;
+          break;
+        }
+        case kDone:
+          done_ = true;
+          return any;
+        default:
+          internal_check(false, "an unknown protocol message");
+      }
+    }
+  }
+
+  void start_wave() {
+    ++wave_;
+    wave_active_ = true;
+    replies_ = 0;
+    replied_.assign(size_, 0);
+    wave_idle_ = true;
+    wave_sent_ = wave_received_ = 0;
+    wave_start_ = Clock::now();
+    std::string probe;
+    put(probe, wave_);
+    for (int k = 1; k < size_; ++k)
+      send(k, kProbe, probe);
+  }
+
+  void finish_wave(bool idle0) {
+    wave_active_ = false;
+    const std::uint64_t s = wave_sent_ + sent_, r = wave_received_ + received_;
+    const bool valid = wave_idle_ && idle0;
+    if (valid && previous_valid_ && s == previous_sent_ && r == previous_received_ && s == r) {
+      for (int k = 1; k < size_; ++k)
+        send(k, kDone, std::string());
+      done_ = true;
+      return;
+    }
+    previous_valid_ = valid;
+    previous_sent_ = s;
+    previous_received_ = r;
+  }
+
+  // Every rank's outputs of main and counts, to rank 0.
+  void gather(std::vector<std::pair<std::uint32_t, graph::Message>>& results,
+              graph::PartitionedStats& stats) {
+    auto pack = [&]() {
+      std::string s;
+      auto rs = runner_.results();
+      put<std::uint32_t>(s, static_cast<std::uint32_t>(rs.size()));
+      for (const auto& [index, m] : rs) {
+        std::string wire = graph::encode(m);
+        put<std::uint32_t>(s, index);
+        put<std::uint64_t>(s, wire.size());
+        s += wire;
+      }
+      graph::GraphStats g = runner_.stats();
+      for (std::uint64_t v :
+           {g.frames_created, g.peak_live_frames, g.tokens, g.dead_tokens, g.calls})
+        put(s, v);
+      for (int k = 0; k < size_; ++k) {
+        put(s, messages_[k]);
+        put(s, bytes_[k]);
+        put(s, dead_[k]);
+      }
+      return s;
+    };
+    if (rank_ != 0) {
+      std::string s = pack();
+      MPI_Send(s.data(), static_cast<int>(s.size()), MPI_BYTE, 0, kResult, MPI_COMM_WORLD);
+      return;
+    }
+    stats.per_rank.assign(size_, {});
+    stats.messages.assign(size_, std::vector<std::uint64_t>(size_, 0));
+    stats.bytes = stats.dead_messages = stats.messages;
+    auto unpack = [&](int from, const std::string& s) {
+      std::size_t at = 0;
+      std::uint32_t n = get<std::uint32_t>(s, at);
+      for (std::uint32_t i = 0; i < n; ++i) {
+        std::uint32_t index = get<std::uint32_t>(s, at);
+        std::uint64_t len = get<std::uint64_t>(s, at);
+        internal_check(s.size() - at >= len, "a truncated result");
+        results.emplace_back(index, graph::decode(std::string_view(s).substr(at, len)));
+        at += len;
+      }
+      graph::GraphStats& g = stats.per_rank[from];
+      for (std::uint64_t* v :
+           {&g.frames_created, &g.peak_live_frames, &g.tokens, &g.dead_tokens, &g.calls})
+        *v = get<std::uint64_t>(s, at);
+      for (int k = 0; k < size_; ++k) {
+        stats.messages[from][k] = get<std::uint64_t>(s, at);
+        stats.bytes[from][k] = get<std::uint64_t>(s, at);
+        stats.dead_messages[from][k] = get<std::uint64_t>(s, at);
+      }
+    };
+    unpack(0, pack());
+    for (int got = 1; got < size_;) {
+      MPI_Status st;
+      int flag = 0;
+      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+      if (!flag) {
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+        continue;
+      }
+      std::string buf = receive(st);
+      if (st.MPI_TAG != kResult) continue;  // a late reply to a wave
+      unpack(st.MPI_SOURCE, buf);
+      ++got;
+    }
+  }
+};
+
+std::string row(const std::vector<std::uint64_t>& v) {
+  std::string s;
+  for (std::uint64_t x : v)
+    s += " " + std::to_string(x);
+  return s;
+}
+
+}  // namespace
+
+graph::Partitioned partition_for(const graph::Graph& g, const std::vector<std::string>& place,
+                                 const std::vector<std::string>& fallback,
+                                 std::uint32_t partitions) {
+  if (partitions < 1 || partitions > 1024)
+    throw CommandFailure(kExitUsage, "adlang: error: --partitions must be between 1 and 1024\n");
+  try {
+    std::vector<graph::PlaceSpec> specs;
+    for (const std::string& s : place.empty() ? fallback : place)
+      specs.push_back(graph::parse_place(s));
+    return graph::partition_graph(g, graph::place_nodes(g, specs, partitions), partitions);
+  } catch (const std::invalid_argument& e) {
+    std::string what = e.what();
+    if (what.rfind("--place", 0) != 0) what = "--place: " + what;
+    throw CommandFailure(kExitUsage, "adlang: error: " + what + "\n");
+  }
+}
+
+std::string partitioned_stats_text(const graph::Partitioned& p, const graph::PartitionedStats& st) {
+  std::ostringstream o;
+  o << "partitions: " << p.parts.size() << "\n";
+  o << "channels (Send/Recv pairs): " << p.channels.size() << "\n";
+  for (std::size_t r = 0; r < p.parts.size(); ++r) {
+    std::size_t copies = 0;
+    for (const graph::PartNode& n : p.parts[r].nodes)
+      copies += n.kind == graph::PartKind::Copy || n.kind == graph::PartKind::SiteCopy;
+    const graph::GraphStats& g = st.per_rank[r];
+    o << "partition " << r << ": nodes " << p.parts[r].nodes.size() << " (state machine copies "
+      << copies << "), frames " << g.frames_created << ", peak live frames " << g.peak_live_frames
+      << ", tokens " << g.tokens << ", dead tokens " << g.dead_tokens << ", calls " << g.calls
+      << "\n";
+  }
+  o << "messages sent (row: from, column: to):\n";
+  for (std::size_t r = 0; r < p.parts.size(); ++r)
+    o << "  " << r << ":" << row(st.messages[r]) << "\n";
+  o << "bytes sent:\n";
+  for (std::size_t r = 0; r < p.parts.size(); ++r)
+    o << "  " << r << ":" << row(st.bytes[r]) << "\n";
+  o << "dead tokens sent:\n";
+  for (std::size_t r = 0; r < p.parts.size(); ++r)
+    o << "  " << r << ":" << row(st.dead_messages[r]) << "\n";
+  return o.str();
+}
+
+int run_partitioned_command(const RunCommandOptions& opts, std::ostream& out, std::ostream& err) {
+  CheckRanks ranks = check_ranks();
+  NullBuffer null_buffer;
+  std::ostream null(&null_buffer);
+  // Every rank reads, checks and partitions the program the same way; rank 0 speaks for all.
+  std::ostream& o = ranks.rank == 0 ? out : null;
+  std::ostream& e = ranks.rank == 0 ? err : null;
+  std::shared_ptr<SourceFile> file;
+  int code = run_guarded(opts.json, o, e, file, [&] {
+    if (opts.engine != RunEngine::Graph)
+      throw CommandFailure(kExitUsage,
+                           "adlang: error: --partitions runs the static graph: use --engine "
+                           "graph\n");
+    if (opts.precision != Precision::Double)
+      throw CommandFailure(kExitUsage,
+                           "adlang: error: the graph engines compute in double precision; drop "
+                           "--precision or use --engine compiled\n");
+    if (opts.threads != 1)
+      throw CommandFailure(kExitUsage,
+                           "adlang: error: --threads and --partitions exclude each other (a "
+                           "partition runs on one thread)\n");
+    if (ranks.size > 1 && static_cast<std::uint32_t>(ranks.size) != opts.partitions)
+      throw CommandFailure(kExitUsage, "adlang: error: --partitions " +
+                                           std::to_string(opts.partitions) + " under mpirun -n " +
+                                           std::to_string(ranks.size) +
+                                           ": give as many partitions as processes\n");
+    if (!(opts.progress_timeout > 0))
+      throw CommandFailure(kExitUsage, "adlang: error: --progress-timeout must be positive\n");
+    GraphProgram gp = load_graph_program(opts, file);
+    graph::Partitioned p =
+        partition_for(gp.graph, opts.place, gp.program->default_place, opts.partitions);
+    graph::PartitionedOptions po;
+    po.graph.max_frames = opts.max_frames;
+    po.graph.deadness = graph::Deadness::Propagate;
+    po.graph.eval = eval_options(opts);
+    graph::PartitionedStats stats;
+    Value<double> v;
+    auto report = [&] {
+      if (opts.stats) e << graph_stats_text(gp.graph, nullptr) << partitioned_stats_text(p, stats);
+    };
+    std::uint64_t calls = 0;
+    try {
+      if (ranks.size == 1) {
+        v = graph::run_partitioned(p, gp.inputs, po, gp.program->names, &stats);
+      } else {
+        graph::PartitionRunner runner(p, static_cast<std::uint32_t>(ranks.rank), po,
+                                      gp.program->names);
+        std::vector<std::pair<std::uint32_t, graph::Message>> results;
+        try {
+          runner.start(gp.inputs);
+          RankLoop(p, ranks.rank, ranks.size, runner, opts.progress_timeout).run(results, stats);
+        } catch (const std::exception& x) {
+          // The others would wait for this rank: end the job.
+          std::cerr << "adlang: partition " << ranks.rank << ": " << x.what() << "\n" << std::flush;
+          MPI_Abort(MPI_COMM_WORLD, kExitInternalError);
+        }
+        if (ranks.rank != 0) return int(kExitOk);  // rank 0's code is broadcast below
+        v = graph::assemble_result(gp.graph, results);
+      }
+    } catch (const Undefined&) {
+      report();
+      throw;
+    }
+    for (const graph::GraphStats& s : stats.per_rank)
+      calls += s.calls;
+    print_run_result(o, opts.json, gp.program->term.type(), v, calls);
+    report();
+    return int(kExitOk);
+  });
+  if (ranks.size > 1) MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return code;
+}
+
+}  // namespace adlang
