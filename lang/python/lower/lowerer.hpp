@@ -189,6 +189,10 @@ std::vector<std::string> names_assigned_in(const std::vector<NodePtr>& stmts);
 // The first target in a block that assigns `x`; with `defs`, also a nested `def x():`.
 const Node* first_assignment(const std::vector<NodePtr>& stmts, const std::string& x, bool defs);
 
+// A library function's qualified name with TensorFlow's spellings of one operation made one:
+// tensorflow.math.sin and tensorflow.compat.v1.sin are "tf.sin".
+std::string library_name(std::string qualified);
+
 // Small syntax builders.
 Syntax syn_node(SyntaxKind k, SourceLoc l);
 // A node to fill in before it is shared (wrapped in a Syntax).

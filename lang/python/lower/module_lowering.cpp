@@ -629,6 +629,7 @@ LoweredPython Lowerer::run() {
              pl.end());
     break;
   }
+  out_.printed = infer_printed_kind(module_, [this](const Node& e) { return qualified_name(e); });
   return out_;
 }
 
