@@ -23,6 +23,7 @@ int run_on_graph(const RunCommandOptions& opts, std::ostream& out, std::ostream&
   if (opts.threads < 1 || opts.threads > 256)
     throw CommandFailure(kExitUsage, "adlang: error: --threads must be between 1 and 256\n");
   GraphProgram gp = load_graph_program(opts, file);
+  check_printable(*gp.program);
   const graph::Graph& g = gp.graph;
   graph::GraphOptions go;
   go.engine =
@@ -39,7 +40,7 @@ int run_on_graph(const RunCommandOptions& opts, std::ostream& out, std::ostream&
     if (opts.stats) err << graph_stats_text(g, &stats);
     throw;
   }
-  print_run_result(out, opts.json, gp.program->term.type(), v, stats.calls);
+  print_run_result(out, opts.json, *gp.program, v, stats.calls);
   if (opts.stats) err << graph_stats_text(g, &stats);
   return int(kExitOk);
 }
@@ -56,14 +57,15 @@ GraphProgram load_graph_program(const CommonOptions& opts, std::shared_ptr<Sourc
   return gp;
 }
 
-void print_run_result(std::ostream& out, bool json, Type t, const Value<double>& v,
-                      std::uint64_t calls) {
+void print_run_result(std::ostream& out, bool json, const LoadedProgram<double>& p,
+                      const Value<double>& v, std::uint64_t calls) {
+  Type t = p.term.type();
   if (json) {
     out << "{\"value\": " << print_value_json<double>(t, v.data())
-        << ", \"text\": " << json::quote(print_value<double>(t, v))
+        << ", \"text\": " << json::quote(print_result(p, v))
         << ", \"type\": " << json::quote(to_string(t)) << ", \"calls\": " << calls << "}\n";
   } else {
-    out << print_value<double>(t, v) << "\n";
+    out << print_result(p, v) << "\n";
   }
 }
 

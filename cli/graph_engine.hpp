@@ -25,8 +25,8 @@ struct GraphProgram {
 GraphProgram load_graph_program(const CommonOptions& opts, std::shared_ptr<SourceFile>& file);
 
 // The result line of `adlang run`: the value, or with `json` the JSON object with its calls.
-void print_run_result(std::ostream& out, bool json, Type t, const Value<double>& v,
-                      std::uint64_t calls);
+void print_run_result(std::ostream& out, bool json, const LoadedProgram<double>& p,
+                      const Value<double>& v, std::uint64_t calls);
 
 // Loads, lowers and runs the program; prints its value (or JSON) to `out`, and with
 // opts.stats the execution counts to `err`. Returns the exit code; throws like the other

@@ -11,6 +11,7 @@
 #include "lang/diagnostics.hpp"
 #include "lang/parser.hpp"
 #include "lang/python/lower/python_lowering.hpp"
+#include "lang/python/lower/python_print.hpp"
 #include "lang/term_visitor.hpp"
 #include "lang/type_checker.hpp"
 
@@ -42,6 +43,7 @@ ParsedFile parse_file(const SourceFile& file) {
         for (const std::string& o : pl.place_options())
           p.default_place.push_back(o);
       p.syntax = std::move(lowered.program);
+      p.python_printed = std::move(lowered.printed);
     } else {
       p.syntax = parse_program(file.text());
     }
@@ -110,6 +112,7 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
   ParsedFile parsed = parse_file(*p->file);
   p->syntax = std::move(parsed.syntax);
   p->default_place = parsed.default_place;
+  p->python_printed = std::move(parsed.python_printed);
   for (const Name& n : p->syntax.identifiers)
     p->names.reserve(n);
 
@@ -167,6 +170,32 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
   check_precision_supports(p->term, opts.precision, *p->file);
   return p;
 }
+
+template <class S>
+void check_printable(const LoadedProgram<S>& p) {
+  if (p.python_printed && p.python_printed->undecided)
+    throw CommandFailure(kExitCompileError, render(*p.python_printed->undecided, p.file.get()));
+}
+
+template <class S>
+std::string print_result(const LoadedProgram<S>& p, const Value<S>& v) {
+  if (p.python_printed) {
+    std::vector<py::PrintedScalar> scalars;
+    for (const S& x : v)
+      scalars.push_back(py::PrintedScalar{static_cast<double>(x), ScalarTraits<S>::to_text(x)});
+    if (auto text = py::print_python_value(p.python_printed->kind, scalars)) return *text;
+  }
+  return print_value<S>(p.term.type(), v);
+}
+
+#define ADLANG_INSTANTIATE(S)                                \
+  template void check_printable<S>(const LoadedProgram<S>&); \
+  template std::string print_result<S>(const LoadedProgram<S>&, const Value<S>&);
+ADLANG_INSTANTIATE(double)
+ADLANG_INSTANTIATE(Mpfr50)
+ADLANG_INSTANTIATE(Mpfr100)
+ADLANG_INSTANTIATE(Rational)
+#undef ADLANG_INSTANTIATE
 
 template std::unique_ptr<LoadedProgram<double>> load_program<double>(const CommonOptions&,
                                                                      std::shared_ptr<SourceFile>&);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/command_options.hpp"
+#include "lang/python/lower/python_kind.hpp"
 #include "lang/source.hpp"
 #include "lang/syntax.hpp"
 #include "lang/term.hpp"
@@ -47,6 +48,8 @@ struct LoadedProgram {
   NameSupply names;
   // A .py script's tf.device blocks as --place options (the default placement).
   std::vector<std::string> default_place;
+  // .py files: the kind of the printed value, for `run` to print it as Python's print does.
+  std::optional<py::PrintedKind> python_printed;
 
   // rho: the inputs bound to their values.
   ValueEnv<S> input_env() const {
@@ -76,7 +79,18 @@ struct ParsedFile {
   // .py files: the script's tf.device blocks as placement options (FUNCTION:LINE=RANK), the
   // defaults of the partitioned graph's --place.
   std::vector<std::string> default_place;
+  std::optional<py::PrintedKind> python_printed;  // .py files: the printed value's kind
 };
+
+// For `run` of a .py program, before it runs: refuses (CommandFailure, exit 3, located) a
+// program whose printed value's kind is an int on one path and a float on another.
+template <class S>
+void check_printable(const LoadedProgram<S>& p);
+
+// The value of the program as `run` prints it: for a .py program what Python's print shows
+// (docs/python.md, "What run prints": 2.0, 75025, True, (1, 2.0)); else print_value.
+template <class S>
+std::string print_result(const LoadedProgram<S>& p, const Value<S>& v);
 
 // Parses (or, for a .py file, lowers) the file; CommandFailure with exit 3 on an error.
 ParsedFile parse_file(const SourceFile& file);

@@ -19,6 +19,7 @@ int run_command(const RunCommandOptions& opts, std::ostream& out, std::ostream& 
       return run_on_graph(opts, out, err, file);
     return with_precision(opts.precision, [&]<class S>() {
       auto p = load_program<S>(opts, file);
+      check_printable(*p);
       ValueEnv<S> rho = p->input_env();
       EvalOptions eo = eval_options(opts);
       if (opts.engine == RunEngine::Reference) eo.evaluator = Evaluator::Reference;
@@ -27,10 +28,10 @@ int run_command(const RunCommandOptions& opts, std::ostream& out, std::ostream& 
       Type t = p->term.type();
       if (opts.json) {
         out << "{\"value\": " << print_value_json<S>(t, v.data())
-            << ", \"text\": " << json::quote(print_value<S>(t, v))
+            << ", \"text\": " << json::quote(print_result(*p, v))
             << ", \"type\": " << json::quote(to_string(t)) << ", \"calls\": " << cx.calls << "}\n";
       } else {
-        out << print_value<S>(t, v) << "\n";
+        out << print_result(*p, v) << "\n";
       }
       return int(kExitOk);
     });

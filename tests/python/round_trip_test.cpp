@@ -1,13 +1,15 @@
 // The round-trip property of the Python front end: a random program of the checker's
 // generator (without rd, which plain Python cannot write), printed as Python
 // (python_printer.hpp) and lowered back (lang/python/lower), has the same value as the
-// original, or both are undefined.
+// original, or both are undefined; and the kind inferred for the printed value, when it is
+// decided, describes that value (one int, float or bool per real of its type).
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include "checker/program_generator.hpp"
 #include "lang/free_vars.hpp"
 #include "lang/python/lower/python_lowering.hpp"
+#include "lang/python/lower/python_print.hpp"
 #include "lang/type_checker.hpp"
 #include "python_printer.hpp"
 #include "support/test_support.hpp"
@@ -39,6 +41,11 @@ RC_GTEST_PROP(PythonRoundTrip, LoweredPythonHasTheOriginalsValue, ()) {
     names.reserve(n);
   Term back = check_program(lowered.program, inputs, names);
   RC_ASSERT(back.type() == g.term.type());
+  if (!lowered.printed.undecided) {
+    RC_LOG() << "printed kind: " << py::to_string(lowered.printed.kind);
+    std::vector<py::PrintedScalar> reals(g.term.type().size(), py::PrintedScalar{0, "0"});
+    RC_ASSERT(py::print_python_value(lowered.printed.kind, reals).has_value());
+  }
 
   NameSupply original_names;
   reserve_names(g.term, original_names);

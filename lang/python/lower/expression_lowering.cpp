@@ -405,7 +405,7 @@ void Lowerer::check_imported(const Node& e, const Scope& scope) {
   if (head == &e || !head->is(Kind::Name)) return;
   const std::string& id = head->text("id");
   if (scope.count(id) || function_named(id)) return;
-  if (imports_.count(id)) return use_global(*head, id);
+  if (imports_.count(id) || partial_globals_.count(id)) return use_global(*head, id);
   refuse(*head, "name '" + id + "' is not defined",
          {"Python raises NameError: a module must be imported (`import " + id + "`)"});
 }
@@ -416,6 +416,14 @@ void Lowerer::use_global(const Node& at, const std::string& py) {
     return;
   }
   if (executed_.count(py)) return;
+  if (auto p = partial_globals_.find(py); p != partial_globals_.end()) {
+    SourceLoc at_if = loc(*p->second);
+    refuse(at,
+           "'" + py + "' may be unbound here: it is bound in only one branch of the if at " +
+               std::to_string(at_if.line) + ":" + std::to_string(at_if.col),
+           {"Python raises NameError when the other branch ran; bind it before the if or in "
+            "both branches"});
+  }
   auto bound = module_assigned_.find(py);
   std::string where;
   if (bound != module_assigned_.end())
@@ -446,7 +454,11 @@ void Lowerer::use_function(const Node& at, const std::string& py, const Function
                                      "; Python looks globals up when the function runs, and "
                                      "raises NameError"};
       auto bound = module_assigned_.find(name);
-      if (bound != module_assigned_.end())
+      if (auto p = partial_globals_.find(name); p != partial_globals_.end())
+        notes.push_back("'" + name + "' is bound in only one branch of the if at " +
+                        std::to_string(loc(*p->second).line) + ":" +
+                        std::to_string(loc(*p->second).col));
+      else if (bound != module_assigned_.end())
         notes.push_back("'" + name + "' is bound at " + std::to_string(loc(*bound->second).line) +
                         ":" + std::to_string(loc(*bound->second).col) + ", after this call");
       refuse(at, "'" + py + "' is called before the global '" + name + "' it reads is bound",

@@ -181,13 +181,20 @@ class Lowerer {
   std::map<std::string, std::map<std::string, GlobalUse>> def_globals_;
   std::map<std::string, std::set<std::string>> def_calls_;
   std::set<std::string> executed_;  // the globals the top level has bound so far
-  Shape body_shape_;                // of the last function lower_function lowered
+  // Globals (imports, assignments) the top level binds in one branch of an if only -> that if:
+  // after it they are bound on one path only (Python's NameError on the other).
+  std::map<std::string, const Node*> partial_globals_;
+  Shape body_shape_;  // of the last function lower_function lowered
 };
 
 // The names a block assigns (not inside nested functions), in order of first assignment.
 std::vector<std::string> names_assigned_in(const std::vector<NodePtr>& stmts);
 // The first target in a block that assigns `x`; with `defs`, also a nested `def x():`.
 const Node* first_assignment(const std::vector<NodePtr>& stmts, const std::string& x, bool defs);
+
+// A library function's qualified name with TensorFlow's spellings of one operation made one:
+// tensorflow.math.sin and tensorflow.compat.v1.sin are "tf.sin".
+std::string library_name(std::string qualified);
 
 // Small syntax builders.
 Syntax syn_node(SyntaxKind k, SourceLoc l);

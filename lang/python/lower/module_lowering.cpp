@@ -301,9 +301,16 @@ void Lowerer::collect_module() {
     base_names_.reserve(Name(id));
   for (const std::string& id : identifiers_)
     if (is_keyword(id)) renamed_[id] = base_names_.fresh(id + "_");
-  for (const NodePtr& s : module_.list("body")) {
-    if (s->is(Kind::Import) || s->is(Kind::ImportFrom)) collect_import(*s);
-  }
+  // Imports of the top level, also inside its if and with blocks (where they run, they bind
+  // the module's global; lower_if tells which paths bind it).
+  std::function<void(const std::vector<NodePtr>&)> imports = [&](const std::vector<NodePtr>& b) {
+    for (const NodePtr& s : b) {
+      if (s->is(Kind::Import) || s->is(Kind::ImportFrom)) collect_import(*s);
+      if (s->is(Kind::If) || s->is(Kind::With)) imports(s->list("body"));
+      if (s->is(Kind::If)) imports(s->list("orelse"));
+    }
+  };
+  imports(module_.list("body"));
   for (const NodePtr& s : module_.list("body")) {
     if (s->is(Kind::Assign) && s->child("value")->is(Kind::Call)) {
       std::optional<std::string> q = qualified_name(call_func(*s->child("value")));
@@ -416,6 +423,10 @@ bool Lowerer::module_statement(const std::vector<NodePtr>& stmts, std::size_t i,
       out = next(scope);
       return true;
     case Kind::FunctionDef:
+      // Only the module's own defs are its functions; a def inside the top level's if or
+      // with is a nested function (refused if it has parameters, inlined as a tf.cond
+      // branch if not).
+      if (const FunctionInfo* f = function_named(s.text("name")); !f || f->def != &s) return false;
       executed_.insert(s.text("name"));
       out = next(scope);
       return true;
@@ -565,6 +576,7 @@ Value Lowerer::lower_module_body() {
   in_loop_ = false;
   current_function_.clear();
   executed_.clear();
+  partial_globals_.clear();
   const auto& body = module_.list("body");
   Tail end{[&](Scope&) -> Value {
              const Node& at = body.empty() ? module_ : *body.back();
@@ -629,6 +641,7 @@ LoweredPython Lowerer::run() {
              pl.end());
     break;
   }
+  out_.printed = infer_printed_kind(module_, [this](const Node& e) { return qualified_name(e); });
   return out_;
 }
 

@@ -11,17 +11,6 @@ namespace adlang::py {
 
 namespace {
 
-std::string strip_prefix(std::string q) {
-  // Spellings TensorFlow accepts for the same operation.
-  for (const char* p :
-       {"tensorflow.compat.v1.math.", "tensorflow.compat.v1.nn.", "tensorflow.compat.v1.",
-        "tensorflow.math.", "tensorflow.nn.", "tensorflow."}) {
-    std::string pre = p;
-    if (q.rfind(pre, 0) == 0) return "tf." + q.substr(pre.size());
-  }
-  return q;
-}
-
 // Unary operators of the language, by library name.
 const std::map<std::string, std::string>& unary_ops() {
   static const std::map<std::string, std::string> m = {
@@ -65,8 +54,19 @@ PredKind pred_of(const std::string& op, bool& negated) {
 
 }  // namespace
 
+std::string library_name(std::string q) {
+  // Spellings TensorFlow accepts for the same operation.
+  for (const char* p :
+       {"tensorflow.compat.v1.math.", "tensorflow.compat.v1.nn.", "tensorflow.compat.v1.",
+        "tensorflow.math.", "tensorflow.nn.", "tensorflow."}) {
+    std::string pre = p;
+    if (q.rfind(pre, 0) == 0) return "tf." + q.substr(pre.size());
+  }
+  return q;
+}
+
 Value Lowerer::lower_library_call(const Node& e, const std::string& qualified, Scope& scope) {
-  std::string q = strip_prefix(qualified);
+  std::string q = library_name(qualified);
   SourceLoc l = loc(e);
   auto real = [](Syntax s) { return Value{s, Shape::real()}; };
   auto scalar = [&](const Value& v, const Node& at) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "lang/python/lower/python_kind.hpp"
 #include "lang/source.hpp"
 #include "lang/syntax.hpp"
 
@@ -40,6 +41,8 @@ struct LoweredPython {
   SyntaxProgram program;
   std::vector<DefaultInput> defaults;
   std::vector<Placement> placements;
+  // The kind of the printed value, for `adlang run` to print it as Python's print does.
+  PrintedKind printed;
 };
 
 // Lowers the Python module `file`. Throws CompileError for a syntax error or a construct the

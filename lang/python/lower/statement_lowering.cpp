@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <utility>
 
 #include "lang/diagnostics.hpp"
 #include "lang/python/lower/lowerer.hpp"
@@ -378,8 +379,22 @@ Value Lowerer::lower_if(const std::vector<NodePtr>& stmts, std::size_t i, Scope&
                  return Value{syn_tuple(parts, l), Shape::tuple(sh)};
                },
                false};
+  // The globals the top level binds (imports among them) likewise: bound after the if only if
+  // both branches bind them.
+  std::set<std::string> before = executed_;
   Value a = lower_block(body, 0, scope, collect);
+  std::set<std::string> after_body = std::exchange(executed_, before);
   Value b = lower_block(orelse, 0, scope, collect);
+  std::set<std::string> both;
+  for (const std::string& x : after_body) {
+    if (executed_.count(x))
+      both.insert(x);
+    else
+      partial_globals_.emplace(x, &s);
+  }
+  for (const std::string& x : executed_)
+    if (!after_body.count(x)) partial_globals_.emplace(x, &s);
+  executed_ = std::move(both);
   Value branches = conditional(*s.child("test"), scope, a, b, l);
   mark_unbound(s, partial, scope);
   if (joined.empty()) return lower_block(stmts, i + 1, scope, tail);

@@ -1,0 +1,2 @@
+x = 2
+print(x > 0 and x)

@@ -1,0 +1,2 @@
+x = 3
+print(0 if x < 0 else 2.5)
