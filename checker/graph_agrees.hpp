@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "checker/program.hpp"
+#include "checker/program_generator.hpp"
 #include "checker/property_registry.hpp"
 
 namespace adlang::checker {
@@ -15,5 +16,13 @@ Outcome graph_agrees(const Program& program, const CheckConfig& config);
 // The same on a term whose free variables are `inputs`, with their values.
 Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type>>& inputs,
                         const std::vector<Value<double>>& values, const CheckConfig& config);
+
+// partitioned-agrees: the graph split over 2 or 3 partitions by a random placement (from
+// `choices`), run in one process (semantics/graph/partitioned_executor.hpp), gives the compiled
+// evaluator's value to the bit, or an undefinedness of the same kind. Runs that exhaust the
+// fuel or the frames are discarded: those budgets hold per partition.
+Outcome partitioned_agrees_on(const Term& term, const std::vector<std::pair<Name, Type>>& inputs,
+                              const std::vector<Value<double>>& values, const CheckConfig& config,
+                              Choices& choices);
 
 }  // namespace adlang::checker

@@ -339,6 +339,23 @@ std::string row(const std::vector<std::uint64_t>& v) {
 
 }  // namespace
 
+std::vector<std::pair<std::uint32_t, graph::Message>> run_partition_on_rank(
+    const graph::Partitioned& p, const std::vector<Value<double>>& inputs,
+    const graph::PartitionedOptions& options, NameSupply& names, int rank, int size,
+    double progress_timeout, graph::PartitionedStats& stats) {
+  std::vector<std::pair<std::uint32_t, graph::Message>> results;
+  try {
+    graph::PartitionRunner runner(p, static_cast<std::uint32_t>(rank), options, names);
+    runner.start(inputs);
+    RankLoop(p, rank, size, runner, progress_timeout).run(results, stats);
+  } catch (const std::exception& x) {
+    // The others would wait for this rank: end the job.
+    std::cerr << "adlang: partition " << rank << ": " << x.what() << "\n" << std::flush;
+    MPI_Abort(MPI_COMM_WORLD, kExitInternalError);
+  }
+  return results;
+}
+
 graph::Partitioned partition_for(const graph::Graph& g, const std::vector<std::string>& place,
                                  const std::vector<std::string>& fallback,
                                  std::uint32_t partitions) {
@@ -410,7 +427,12 @@ int run_partitioned_command(const RunCommandOptions& opts, std::ostream& out, st
                                            ": give as many partitions as processes\n");
     if (!(opts.progress_timeout > 0))
       throw CommandFailure(kExitUsage, "adlang: error: --progress-timeout must be positive\n");
+    if (opts.unfold)
+      throw CommandFailure(kExitUsage,
+                           "adlang: error: --unfold (the limited language of Fig. 8) is evaluated "
+                           "by the reference evaluator only; use --engine reference\n");
     GraphProgram gp = load_graph_program(opts, file);
+    check_printable(*gp.program);
     graph::Partitioned p =
         partition_for(gp.graph, opts.place, gp.program->default_place, opts.partitions);
     graph::PartitionedOptions po;
@@ -427,17 +449,9 @@ int run_partitioned_command(const RunCommandOptions& opts, std::ostream& out, st
       if (ranks.size == 1) {
         v = graph::run_partitioned(p, gp.inputs, po, gp.program->names, &stats);
       } else {
-        graph::PartitionRunner runner(p, static_cast<std::uint32_t>(ranks.rank), po,
-                                      gp.program->names);
-        std::vector<std::pair<std::uint32_t, graph::Message>> results;
-        try {
-          runner.start(gp.inputs);
-          RankLoop(p, ranks.rank, ranks.size, runner, opts.progress_timeout).run(results, stats);
-        } catch (const std::exception& x) {
-          // The others would wait for this rank: end the job.
-          std::cerr << "adlang: partition " << ranks.rank << ": " << x.what() << "\n" << std::flush;
-          MPI_Abort(MPI_COMM_WORLD, kExitInternalError);
-        }
+        std::vector<std::pair<std::uint32_t, graph::Message>> results =
+            run_partition_on_rank(p, gp.inputs, po, gp.program->names, ranks.rank, ranks.size,
+                                  opts.progress_timeout, stats);
         if (ranks.rank != 0) return int(kExitOk);  // rank 0's code is broadcast below
         v = graph::assemble_result(gp.graph, results);
       }
@@ -447,7 +461,7 @@ int run_partitioned_command(const RunCommandOptions& opts, std::ostream& out, st
     }
     for (const graph::GraphStats& s : stats.per_rank)
       calls += s.calls;
-    print_run_result(o, opts.json, gp.program->term.type(), v, calls);
+    print_run_result(o, opts.json, *gp.program, v, calls);
     report();
     return int(kExitOk);
   });

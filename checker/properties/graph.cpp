@@ -3,8 +3,8 @@
 #include "checker/graph_agrees.hpp"
 
 #include <cstring>
-#include <type_traits>
 #include <sstream>
+#include <type_traits>
 
 #include "checker/property_case.hpp"
 #include "lang/diagnostics.hpp"
@@ -13,6 +13,9 @@
 #include "semantics/compiled_eval.hpp"
 #include "semantics/graph/executor.hpp"
 #include "semantics/graph/lower.hpp"
+#include "semantics/graph/partition.hpp"
+#include "semantics/graph/partitioned_executor.hpp"
+#include "semantics/graph/placement.hpp"
 
 namespace adlang::checker {
 namespace {
@@ -126,6 +129,59 @@ Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type
   return Outcome{compiled.defined ? Verdict::Pass : Verdict::BothUndefined, ""};
 }
 
+Outcome partitioned_agrees_on(const Term& term, const std::vector<std::pair<Name, Type>>& inputs,
+                              const std::vector<Value<double>>& values, const CheckConfig& config,
+                              Choices& choices) {
+  EvalOptions eo;
+  eo.predicates = config.predicates;
+  eo.evaluator = Evaluator::Compiled;
+  eo.fuel = config.fuel;
+  eo.max_trace_nodes = config.max_trace_nodes;
+  use_ad(eo, AdMode::Tape);
+  eo.max_derivative_steps = config.max_linear_derivative_steps;
+  Type t = term.type();
+  NameSupply names;
+  reserve_names(term, names);
+  Run compiled = attempt_run([&] {
+    ValueEnv<double> rho;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      rho.push(inputs[i].first, values[i]);
+    EvalContext cx(eo, names);
+    return compiled_eval(term, rho, cx);
+  });
+  // Fuel and frames hold per partition: a run that exhausts them is not comparable.
+  if (!compiled.defined &&
+      (compiled.kind == UndefinedKind::TraceSize || compiled.kind == UndefinedKind::Fuel ||
+       compiled.kind == UndefinedKind::Depth))
+    return Outcome{Verdict::Discard, compiled.reason};
+  graph::Graph g = graph::lower_to_graph(term, inputs);
+  // A random placement, node by node (a call site kept whole), over 2 or 3 partitions.
+  const std::uint32_t ranks = 2 + choices.below(2);
+  std::vector<std::uint32_t> rank_of(g.nodes.size());
+  for (std::uint32_t& r : rank_of)
+    r = choices.below(ranks);
+  graph::unite_call_sites(g, rank_of);
+  graph::Partitioned p = graph::partition_graph(g, rank_of, ranks);
+  graph::PartitionedOptions po;
+  po.graph.deadness = graph::Deadness::Propagate;
+  po.graph.eval = eo;
+  NameSupply pnames;
+  reserve_names(term, pnames);
+  Run r = attempt_run([&] { return graph::run_partitioned(p, values, po, pnames); });
+  bool agree = compiled.defined ? (r.defined && same_bits(r.value, compiled.value))
+                                : (!r.defined && r.kind == compiled.kind);
+  if (!agree) {
+    std::string placement;
+    for (std::uint32_t x : rank_of)
+      placement += std::to_string(x);
+    return Outcome{Verdict::Fail, std::string("compiled evaluator: ") + show(compiled, t) +
+                                      "\npartitioned graph (" + std::to_string(ranks) +
+                                      " partitions; node placement " + placement +
+                                      "): " + show(r, t)};
+  }
+  return Outcome{compiled.defined ? Verdict::Pass : Verdict::BothUndefined, ""};
+}
+
 namespace {
 
 // The graph computes in double only; it must agree to the bit (no confirmation step).
@@ -140,6 +196,24 @@ struct GraphAgrees {
   }
 };
 
+struct PartitionedAgrees {
+  template <class S>
+  static Outcome check(Case<S>& k) {
+    if constexpr (std::is_same_v<S, double>) {
+      std::vector<std::pair<Name, Type>> inputs;
+      std::vector<Value<double>> values;
+      for (const Input& in : k.program().inputs) {
+        inputs.emplace_back(in.name, in.type);
+        values.push_back(input_value<double>(in));
+      }
+      return partitioned_agrees_on(k.program().term, inputs, values, k.config(), k.rng());
+    } else {  // PrecisionRule::DoubleOnly
+      throw InternalError(
+          "internal error: partitioned-agrees run in a precision other than double");
+    }
+  }
+};
+
 }  // namespace
 
 std::vector<PropertyInfo> graph_properties() {
@@ -148,7 +222,12 @@ std::vector<PropertyInfo> graph_properties() {
       "the tagged dataflow graph (static, dynamic; 1 and 4 threads) = the compiled evaluator",
       PrecisionRule::DoubleOnly, &default_generator);
   p.bitwise = true;
-  return {p};
+  PropertyInfo q = property_entry<PartitionedAgrees>(
+      "partitioned-agrees", "graph", "thesis Sec. 5.4",
+      "the graph split over 2 or 3 partitions at random (one process) = the compiled evaluator",
+      PrecisionRule::DoubleOnly, &default_generator);
+  q.bitwise = true;
+  return {p, q};
 }
 
 }  // namespace adlang::checker
