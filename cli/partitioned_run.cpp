@@ -348,6 +348,8 @@ std::vector<std::pair<std::uint32_t, graph::Message>> run_partition_on_rank(
     graph::PartitionRunner runner(p, static_cast<std::uint32_t>(rank), options, names);
     runner.start(inputs);
     RankLoop(p, rank, size, runner, progress_timeout).run(results, stats);
+    // No rank starts another run (and sends its messages) while one is still in this one.
+    MPI_Barrier(MPI_COMM_WORLD);
   } catch (const std::exception& x) {
     // The others would wait for this rank: end the job.
     std::cerr << "adlang: partition " << rank << ": " << x.what() << "\n" << std::flush;

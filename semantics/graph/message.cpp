@@ -59,7 +59,8 @@ std::string encode(const Message& m) {
   put(out, m.channel);
   put(out, m.state);
   put(out, m.value);
-  put_list(out, m.tag);
+  put(out, m.frame);
+  put(out, m.child);
   if (m.state == kMessageBottom) {
     internal_check(m.error.has_value(), "a bottom message without its undefinedness");
     put<std::uint8_t>(out, static_cast<std::uint8_t>(m.error->kind()));
@@ -80,7 +81,8 @@ Message decode(std::string_view bytes) {
   m.channel = r.get<std::uint32_t>();
   m.state = r.get<std::uint8_t>();
   m.value = r.get<double>();
-  m.tag = r.get_list();
+  m.frame = r.get<FrameName>();
+  m.child = r.get<FrameName>();
   if (m.state == kMessageBottom) {
     auto kind = static_cast<UndefinedKind>(r.get<std::uint8_t>());
     SourceLoc loc;

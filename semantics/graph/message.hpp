@@ -12,11 +12,17 @@
 
 namespace adlang::graph {
 
+// Frames have one name on every partition (docs/graph-partition.md): the main frame is 0, and
+// the partition holding a call site names each activation it enters ((rank + 1) << 40 | n,
+// never reused), and tells the partitions that copied the site's control Call in the admission.
+using FrameName = std::uint64_t;
+
 struct Message {
   std::uint32_t channel = 0;
-  std::vector<std::uint32_t> tag;  // call sites (global indices) from the main frame down
-  std::uint8_t state = 0;          // 0 live, 1 dead, 2 bottom
+  FrameName frame = 0;     // the frame of the token at its destination
+  std::uint8_t state = 0;  // 0 live, 1 dead, 2 bottom
   double value = 0;
+  FrameName child = 0;  // an admission: the callee's frame (when the call was entered)
   // Bottom: the undefinedness and its place in evaluation order (docs/graph.md).
   std::optional<Undefined> error;
   std::vector<std::uint32_t> key;

@@ -5,7 +5,8 @@
 // - its placed nodes; the Calls of a call site are one Site node (Sec. 5.2.1's Call_i group);
 // - Send/Recv pairs for the edges cut by the placement (Sec. 5.4.4), one channel per producer
 //   port and destination partition (and, for a body's output, per call site it returns to);
-//   a message carries its token (live, dead or bottom) and the tag at the destination;
+//   a message carries its token (live, dead or bottom) and the name of its frame at the
+//   destination;
 // - the control-recursion state machine (Sec. 5.4.3: the Call, Switch and Merge nodes that
 //   steer a function, Return excluded) of every function the partition needs: a function it
 //   holds nodes of, and every function that calls one it needs. In our graph that machine is

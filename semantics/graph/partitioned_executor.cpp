@@ -21,6 +21,7 @@ struct Token {
   std::uint8_t state = kLive;
   double value = 0;
   std::int32_t bottom = -1;  // index of the bottom record
+  FrameName child = 0;       // a call site's outputs when entered: the callee's frame
 };
 
 struct BottomRecord {
@@ -28,11 +29,13 @@ struct BottomRecord {
   std::vector<std::uint32_t> key;
 };
 
-// A frame as this partition knows it: the tag parent/site, named by the path of call sites.
+// A frame as this partition knows it: the tag t/i as its parent t and call site i, and its
+// name on every partition.
 struct TagRecord {
   std::uint32_t parent = kNone;
   std::uint32_t site = kNone;
   std::uint32_t body = 0;
+  FrameName name = 0;
   std::uint32_t fired = 0;     // nodes of this partition that fired in it
   std::uint32_t children = 0;  // records below it
 };
@@ -58,6 +61,10 @@ struct PartitionRunner::Impl {
   std::vector<TagRecord> tags;
   std::vector<std::uint32_t> free_tags;
   std::unordered_map<std::uint64_t, std::uint32_t> child_of;
+  std::unordered_map<FrameName, std::uint32_t> by_name;
+  // Messages for frames this partition's state machine has not made yet.
+  std::unordered_map<FrameName, std::vector<Message>> early;
+  FrameName next_name;
   std::uint32_t root = kNone;
   std::uint64_t live_tags = 0;
   std::unordered_map<std::uint64_t, Entry> store;
@@ -70,11 +77,18 @@ struct PartitionRunner::Impl {
   GraphStats st;
 
   Impl(const Partitioned& pp, std::uint32_t rank, const PartitionedOptions& oo, NameSupply& nn)
-      : p(pp), g(*pp.graph), part(pp.parts[rank]), o(oo), names(nn), fuel(oo.graph.eval.fuel) {}
+      : p(pp),
+        g(*pp.graph),
+        part(pp.parts[rank]),
+        o(oo),
+        names(nn),
+        next_name((static_cast<FrameName>(rank) + 1) << 40),
+        fuel(oo.graph.eval.fuel) {}
 
   // ---- tags ----
 
-  std::uint32_t new_tag(std::uint32_t parent, std::uint32_t site, std::uint32_t body) {
+  std::uint32_t new_tag(std::uint32_t parent, std::uint32_t site, std::uint32_t body,
+                        FrameName name) {
     std::uint32_t t;
     if (!free_tags.empty()) {
       t = free_tags.back();
@@ -87,6 +101,8 @@ struct PartitionRunner::Impl {
     tags[t].parent = parent;
     tags[t].site = site;
     tags[t].body = body;
+    tags[t].name = name;
+    internal_check(by_name.emplace(name, t).second, "two live frames with one name");
     ++st.frames_created;
     ++live_tags;
     st.peak_live_frames = std::max(st.peak_live_frames, live_tags);
@@ -94,34 +110,28 @@ struct PartitionRunner::Impl {
   }
 
   std::uint32_t root_tag() {
-    if (root == kNone) root = new_tag(kNone, kNone, g.main);
+    if (root == kNone) {
+      root = new_tag(kNone, kNone, g.main, 0);
+      deliver_early(0);
+    }
     return root;
   }
 
-  std::uint32_t child(std::uint32_t t, std::uint32_t site) {
+  // The frame t/site, named `name` when it is made here.
+  std::uint32_t child(std::uint32_t t, std::uint32_t site, FrameName name) {
     std::uint64_t k = (static_cast<std::uint64_t>(t) << 32) | site;
     auto it = child_of.find(k);
     if (it != child_of.end()) return it->second;
-    std::uint32_t c = new_tag(t, site, g.sites[site].callee);
+    internal_check(name != 0, "a frame made without its name");
+    std::uint32_t c = new_tag(t, site, g.sites[site].callee, name);
     ++tags[t].children;
     child_of.emplace(k, c);
+    deliver_early(name);
     return c;
   }
 
-  std::uint32_t intern(const std::vector<std::uint32_t>& path) {
-    std::uint32_t t = root_tag();
-    for (std::uint32_t s : path)
-      t = child(t, s);
-    return t;
-  }
-
-  std::vector<std::uint32_t> path(std::uint32_t t) const {
-    std::vector<std::uint32_t> r;
-    for (; tags[t].parent != kNone; t = tags[t].parent)
-      r.push_back(tags[t].site);
-    std::reverse(r.begin(), r.end());
-    return r;
-  }
+  void deliver_early(FrameName name);
+  void deliver(const Message& m);
 
   // A frame's record goes when every node of its body here has fired and its children are
   // gone.
@@ -136,6 +146,7 @@ struct PartitionRunner::Impl {
       } else {
         root = kNone;
       }
+      by_name.erase(r.name);
       free_tags.push_back(t);
       --live_tags;
       t = parent;
@@ -219,7 +230,7 @@ struct PartitionRunner::Impl {
     for (const PartDest& d : part.nodes[node].outputs[port]) {
       std::uint32_t to = t;
       if (d.rule == TagRule::Push) {
-        to = child(t, d.site);
+        to = child(t, d.site, k.child);
       } else if (d.rule == TagRule::Pop) {
         if (tags[t].site != d.site) continue;  // the Return of another call site
         to = tags[t].parent;
@@ -251,8 +262,11 @@ struct PartitionRunner::Impl {
         const Token& admitted = r.in[1];
         if (ctl.state == kDead) ++st.dead_tokens;
         if (o.run_state_machine_copies && ctl.state == kLive && admitted.state == kLive &&
-            admitted.value != 0)
-          emit(r.node, 0, r.tag, ctl);
+            admitted.value != 0) {
+          Token k = ctl;
+          k.child = admitted.child;
+          emit(r.node, 0, r.tag, k);
+        }
         break;
       }
       case PartKind::Send:
@@ -385,9 +399,16 @@ struct PartitionRunner::Impl {
       return;
     }
     ++st.calls;
-    for (std::uint32_t j = 0; j < nin; ++j)
-      emit(r.node, j, r.tag, r.in[j]);
-    emit(r.node, site_admission_port(s), r.tag, live(1));
+    // This partition names the activation for all (docs/graph-partition.md).
+    const FrameName name = next_name++;
+    for (std::uint32_t j = 0; j < nin; ++j) {
+      Token k = r.in[j];
+      k.child = name;
+      emit(r.node, j, r.tag, k);
+    }
+    Token admitted = live(1);
+    admitted.child = name;
+    emit(r.node, site_admission_port(s), r.tag, admitted);
     emit(r.node, site_entered_port(s), r.tag, live(0));
   }
 
@@ -428,13 +449,15 @@ struct PartitionRunner::Impl {
     m.channel = pn.channel;
     if (c.rule == TagRule::Pop) {
       if (tags[r.tag].site != c.site) return;  // an output to another call site's Return
-      m.tag = path(tags[r.tag].parent);
+      m.frame = tags[tags[r.tag].parent].name;
+    } else if (c.rule == TagRule::Push) {
+      m.frame = k.child;
     } else {
-      m.tag = path(r.tag);
-      if (c.rule == TagRule::Push) m.tag.push_back(c.site);
+      m.frame = tags[r.tag].name;
     }
     m.state = k.state;
     m.value = k.value;
+    m.child = k.child;
     if (k.state == kBottom) {
       m.error = bottoms[k.bottom].error;
       m.key = bottoms[k.bottom].key;
@@ -466,17 +489,35 @@ void PartitionRunner::start(const std::vector<Value<double>>& inputs) {
   x.arrive(part.control[x.g.main], 0, t, Impl::live(0));
 }
 
-void PartitionRunner::deliver(const Message& m) {
-  Impl& x = *impl_;
-  std::uint32_t t = x.intern(m.tag);
+void PartitionRunner::Impl::deliver(const Message& m) {
+  auto it = by_name.find(m.frame);
+  if (it == by_name.end()) {
+    // The state machine here has not reached that frame yet: the message waits for it.
+    early[m.frame].push_back(m);
+    return;
+  }
   Token k;
   k.state = m.state;
   k.value = m.value;
+  k.child = m.child;
   if (m.state == kBottom) {
-    x.bottoms.push_back(BottomRecord{*m.error, m.key});
-    k.bottom = static_cast<std::int32_t>(x.bottoms.size() - 1);
+    bottoms.push_back(BottomRecord{*m.error, m.key});
+    k.bottom = static_cast<std::int32_t>(bottoms.size() - 1);
   }
-  x.arrive(x.p.channels[m.channel].recv, 1, t, k);
+  arrive(p.channels[m.channel].recv, 1, it->second, k);
+}
+
+void PartitionRunner::Impl::deliver_early(FrameName name) {
+  auto it = early.find(name);
+  if (it == early.end()) return;
+  std::vector<Message> waiting = std::move(it->second);
+  early.erase(it);
+  for (const Message& m : waiting)
+    deliver(m);
+}
+
+void PartitionRunner::deliver(const Message& m) {
+  impl_->deliver(m);
 }
 
 bool PartitionRunner::run(std::vector<Message>& out, std::size_t max_firings) {
@@ -513,14 +554,14 @@ bool PartitionRunner::idle() const {
 
 bool PartitionRunner::quiescent() const {
   const Impl& x = *impl_;
-  return x.ready.empty() && x.store.empty() && x.live_tags == 0;
+  return x.ready.empty() && x.store.empty() && x.live_tags == 0 && x.early.empty();
 }
 
 std::string PartitionRunner::waiting_summary() const {
   const Impl& x = *impl_;
   std::ostringstream o;
   o << "partition " << x.part.rank << ": " << x.store.size() << " node instances waiting, "
-    << x.live_tags << " frames open";
+    << x.live_tags << " frames open, messages for " << x.early.size() << " frames never reached";
   std::size_t shown = 0;
   for (const auto& [key, e] : x.store) {
     if (shown++ == 3) break;

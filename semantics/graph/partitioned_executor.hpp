@@ -1,8 +1,9 @@
 // Execution of a partitioned tagged graph (thesis Sec. 5.4; docs/graph-partition.md).
 //
 // Each partition runs on its own: a node instance (node, tag) fires when its inputs with that
-// tag have arrived, as in Sec. 3.2, with tags as the thesis writes them (lists of call sites),
-// since a frame must be named the same way on every partition that holds part of its function.
+// tag have arrived, as in Sec. 3.2. A frame has one name on every partition that holds part of
+// its function (semantics/graph/message.hpp): the partition holding a call site names the
+// activations it enters and tells the others in the call's admission.
 // Deadness is propagated literally (Deadness::Propagate): every node of an activation fires
 // exactly once on every partition that holds it, and a Recv waiting in an untaken branch
 // receives a dead token (Sec. 5.4.5). A partition frees a frame's record when every one of its

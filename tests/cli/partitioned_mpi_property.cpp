@@ -3,7 +3,7 @@
 // rank 0 compares the result with the unpartitioned graph in this process, bit for bit (or the
 // same undefinedness: kind, reason and location). Run by the suite under
 // `mpirun -n 2` and `-n 3` (tests/CMakeLists.txt).
-// Usage: partitioned_mpi_property COUNT SEED
+// Usage: partitioned_mpi_property COUNT SEED [--verbose]  (--verbose: each program as run)
 #include <mpi.h>
 
 #include <cstring>
@@ -12,6 +12,7 @@
 
 #include "checker/program.hpp"
 #include "checker/program_generator.hpp"
+#include "checker/property_registry.hpp"
 #include "cli/check_ranks.hpp"
 #include "cli/partitioned_run.hpp"
 #include "lang/free_vars.hpp"
@@ -36,7 +37,7 @@ std::string outcome(const std::function<Value<double>()>& f) {
   }
 }
 
-int run(std::uint64_t count, std::uint64_t seed) {
+int run(std::uint64_t count, std::uint64_t seed, bool verbose) {
   CheckRanks ranks = check_ranks();
   if (ranks.size < 2) {
     std::cerr << "partitioned_mpi_property: run it under mpirun -n 2 or more\n";
@@ -56,6 +57,8 @@ int run(std::uint64_t count, std::uint64_t seed) {
     po.graph.deadness = graph::Deadness::Propagate;
     po.graph.eval.fuel = 20000;
     po.graph.eval.predicates = PredicateMode::Strict;
+    use_ad(po.graph.eval, AdMode::Tape);  // what `adlang run` differentiates with
+    po.graph.eval.max_derivative_steps = checker::CheckConfig{}.max_linear_derivative_steps;
     // Every rank computes the reference, so every rank skips the same programs.
     NameSupply n1;
     reserve_names(prog.term, n1);
@@ -78,6 +81,10 @@ int run(std::uint64_t count, std::uint64_t seed) {
     auto results = run_partition_on_rank(p, values, po, n2, ranks.rank, ranks.size, 30, stats);
     if (ranks.rank != 0) continue;
     ++compared;
+    if (verbose)
+      std::cout << "program " << i << ": " << checker::program_text(prog) << "  "
+                << checker::env_arguments(prog.inputs)
+                << "\n  frames on rank 0: " << stats.per_rank[0].frames_created << "\n";
     std::string split = outcome([&] { return graph::assemble_result(g, results); });
     if (split != whole) {
       ++failed;
@@ -100,9 +107,9 @@ int run(std::uint64_t count, std::uint64_t seed) {
 }  // namespace adlang
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: partitioned_mpi_property COUNT SEED\n";
+  if (argc != 3 && !(argc == 4 && std::string(argv[3]) == "--verbose")) {
+    std::cerr << "usage: partitioned_mpi_property COUNT SEED [--verbose]\n";
     return 2;
   }
-  return adlang::run(std::stoull(argv[1]), std::stoull(argv[2]));
+  return adlang::run(std::stoull(argv[1]), std::stoull(argv[2]), argc == 4);
 }
