@@ -8,6 +8,7 @@ packages=(
   libboost-dev libeigen3-dev librapidcheck-dev libgtest-dev libcli11-dev
   libmpfr-dev libgmp-dev python3 python3-dev
   clang-14 libfuzzer-14-dev openmpi-bin libopenmpi-dev
+  procps bc
   graphviz libgraphviz-dev
 )
 # The teaching views: the REPL's line editing (libedit-dev), trace pictures (graphviz), plots
