@@ -28,7 +28,8 @@ enum Tag : int {
   kProbe = 2,   // rank 0 -> all: a termination wave (its number)
   kReply = 3,   // all -> rank 0: wave number, idle, messages sent and received
   kDone = 4,    // rank 0 -> all: every partition is idle and nothing is in flight
-  kResult = 5,  // all -> rank 0: main's outputs held there, and statistics
+  kResult = 5,  // all -> rank 0: main's outputs held there, statistics, what is left
+  kBeat = 6,    // rank 0 -> all: rank 0 is alive (every quarter of the progress timeout)
 };
 
 class NullBuffer : public std::streambuf {
@@ -68,8 +69,9 @@ class RankLoop {
   // outputs of main and `stats` every rank's counts.
   void run(std::vector<std::pair<std::uint32_t, graph::Message>>& results,
            graph::PartitionedStats& stats) {
-    Clock::time_point heard = Clock::now();
+    Clock::time_point heard = Clock::now();  // the last message from rank 0
     Clock::time_point wave_end = Clock::now();
+    Clock::time_point beat = Clock::now();
     int idle_rounds = 0;
     while (!done_) {
       std::vector<graph::Message> out;
@@ -79,6 +81,12 @@ class RankLoop {
       bool received = poll(heard);
       complete_sends();
       if (rank_ == 0) {
+        // A heartbeat, also while a wave waits for a busy rank.
+        if (seconds_since(beat) > timeout_ / 4) {
+          for (int k = 1; k < size_; ++k)
+            send(k, kBeat, std::string());
+          beat = Clock::now();
+        }
         if (!wave_active_ &&
             Clock::now() - wave_end > std::chrono::microseconds(idle_rounds > 10 ? 2000 : 200))
           start_wave();
@@ -192,7 +200,7 @@ class RankLoop {
       MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
       if (!flag) return any;
       any = true;
-      heard = Clock::now();
+      if (st.MPI_SOURCE == 0) heard = Clock::now();
       if (st.MPI_TAG == kResult) return any;  // gathered after termination
       std::string buf = receive(st);
       switch (st.MPI_TAG) {
@@ -223,6 +231,8 @@ class RankLoop {
           replied_[st.MPI_SOURCE] = 1;
           break;
         }
+        case kBeat:
+          break;
         case kDone:
           done_ = true;
           return any;
@@ -264,6 +274,7 @@ class RankLoop {
   // Every rank's outputs of main and counts, to rank 0.
   void gather(std::vector<std::pair<std::uint32_t, graph::Message>>& results,
               graph::PartitionedStats& stats) {
+    std::string left;  // rank 0: what the partitions have left waiting
     auto pack = [&]() {
       std::string s;
       auto rs = runner_.results();
@@ -283,6 +294,10 @@ class RankLoop {
         put(s, bytes_[k]);
         put(s, dead_[k]);
       }
+      // What is left waiting here: nothing, unless the run deadlocked.
+      std::string left = runner_.quiescent() ? std::string() : runner_.waiting_summary();
+      put<std::uint64_t>(s, left.size());
+      s += left;
       return s;
     };
     if (rank_ != 0) {
@@ -312,6 +327,9 @@ class RankLoop {
         stats.bytes[from][k] = get<std::uint64_t>(s, at);
         stats.dead_messages[from][k] = get<std::uint64_t>(s, at);
       }
+      std::uint64_t n_left = get<std::uint64_t>(s, at);
+      internal_check(s.size() - at == n_left, "a truncated result");
+      if (n_left) left += "; " + s.substr(at);
     };
     unpack(0, pack());
     for (int got = 1; got < size_;) {
@@ -327,6 +345,8 @@ class RankLoop {
       unpack(st.MPI_SOURCE, buf);
       ++got;
     }
+    if (!left.empty())
+      throw InternalError("internal error: the partitioned graph deadlocked" + left);
   }
 };
 

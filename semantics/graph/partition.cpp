@@ -50,6 +50,13 @@ class Partitioner {
       p_.parts[r].rank = r;
     for (std::uint32_t x : rank_of)
       internal_check(x < ranks, "a node is placed outside the partitions");
+    // A call site fires as one unit (unite_call_sites in placement.hpp).
+    for (const CallSite& s : g.sites) {
+      for (NodeId c : s.calls)
+        internal_check(rank_of[c] == rank_of[s.calls.back()], "a call site split by a placement");
+      for (NodeId r : s.returns)
+        internal_check(rank_of[r] == rank_of[s.calls.back()], "a call site split by a placement");
+    }
   }
 
   Partitioned run() {

@@ -110,7 +110,8 @@ struct Partitioned {
   std::vector<std::uint8_t> state_machine;  // per graph node: part of its body's state machine
 };
 
-// Partitions `g` by `rank_of` (one entry per node, each below `ranks`).
+// Partitions `g` by `rank_of` (one entry per node, each below `ranks`, the Calls and Returns
+// of a call site together: graph::unite_call_sites); InternalError otherwise.
 Partitioned partition_graph(const Graph& g, const std::vector<std::uint32_t>& rank_of,
                             std::uint32_t ranks);
 

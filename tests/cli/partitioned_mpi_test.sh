@@ -112,11 +112,16 @@ for signal in KILL STOP; do
   "${mpirun[@]}" -n 2 "$adlang" run "$work/fib.ad" --env n=40 --engine graph --partitions 2 \
     --place fib=0 --place fib:5=1 --progress-timeout 4 >"$work/out" 2>&1 &
   job=$!
+  # The victim is rank 1 (OpenMPI sets OMPI_COMM_WORLD_RANK in each process's environment).
   victim=""
   for _ in $(seq 50); do
     sleep 0.1
-    victim=$(pgrep -P "$job" -f "adlang run" | tail -1)
-    [ -n "$victim" ] && [ "$(pgrep -P "$job" -f "adlang run" | wc -l)" = 2 ] && break
+    for pid in $(pgrep -P "$job" -f "adlang run"); do
+      if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1'; then
+        victim=$pid
+      fi
+    done
+    [ -n "$victim" ] && break
   done
   sleep 1
   kill -"$signal" "$victim"
