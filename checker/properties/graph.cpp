@@ -56,38 +56,56 @@ std::string show(const Run& r, Type t) {
   return o.str();
 }
 
-}  // namespace
-
-Outcome graph_agrees(const Program& program, const CheckConfig& config) {
-  std::vector<std::pair<Name, Type>> inputs;
-  std::vector<Value<double>> values;
-  for (const Input& in : program.inputs) {
-    inputs.emplace_back(in.name, in.type);
-    values.push_back(input_value<double>(in));
-  }
-  return graph_agrees_on(program.term, inputs, values, config);
-}
-
-Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type>>& inputs,
-                        const std::vector<Value<double>>& values, const CheckConfig& config) {
+// What the graph properties evaluate with: the compiled evaluator's options, differentiating
+// with the run-time tape as `adlang run` does (the Rd nodes use it too).
+EvalOptions graph_eval_options(const CheckConfig& config) {
   EvalOptions eo;
   eo.predicates = config.predicates;
   eo.evaluator = Evaluator::Compiled;
   eo.fuel = config.fuel;
   eo.max_trace_nodes = config.max_trace_nodes;
-  use_ad(eo, AdMode::Tape);  // what `adlang run` differentiates with; the Rd nodes use it too
+  use_ad(eo, AdMode::Tape);
   eo.max_derivative_steps = config.max_linear_derivative_steps;
-  Type t = term.type();
+  return eo;
+}
 
+// The reference: M by the compiled evaluator.
+Run compiled_run(const Term& term, const std::vector<std::pair<Name, Type>>& inputs,
+                 const std::vector<Value<double>>& values, const EvalOptions& eo) {
   NameSupply names;
   reserve_names(term, names);
-  Run compiled = attempt_run([&] {
+  return attempt_run([&] {
     ValueEnv<double> rho;
     for (std::size_t i = 0; i < inputs.size(); ++i)
       rho.push(inputs[i].first, values[i]);
     EvalContext cx(eo, names);
     return compiled_eval(term, rho, cx);
   });
+}
+
+// A program's inputs as the graph takes them: names and types, and their values.
+void graph_inputs(const Program& program, std::vector<std::pair<Name, Type>>& inputs,
+                  std::vector<Value<double>>& values) {
+  for (const Input& in : program.inputs) {
+    inputs.emplace_back(in.name, in.type);
+    values.push_back(input_value<double>(in));
+  }
+}
+
+}  // namespace
+
+Outcome graph_agrees(const Program& program, const CheckConfig& config) {
+  std::vector<std::pair<Name, Type>> inputs;
+  std::vector<Value<double>> values;
+  graph_inputs(program, inputs, values);
+  return graph_agrees_on(program.term, inputs, values, config);
+}
+
+Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type>>& inputs,
+                        const std::vector<Value<double>>& values, const CheckConfig& config) {
+  const EvalOptions eo = graph_eval_options(config);
+  Type t = term.type();
+  Run compiled = compiled_run(term, inputs, values, eo);
   if (!compiled.defined && compiled.kind == UndefinedKind::TraceSize)
     return Outcome{Verdict::Discard, compiled.reason};
 
@@ -132,23 +150,9 @@ Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type
 Outcome partitioned_agrees_on(const Term& term, const std::vector<std::pair<Name, Type>>& inputs,
                               const std::vector<Value<double>>& values, const CheckConfig& config,
                               Choices& choices) {
-  EvalOptions eo;
-  eo.predicates = config.predicates;
-  eo.evaluator = Evaluator::Compiled;
-  eo.fuel = config.fuel;
-  eo.max_trace_nodes = config.max_trace_nodes;
-  use_ad(eo, AdMode::Tape);
-  eo.max_derivative_steps = config.max_linear_derivative_steps;
+  const EvalOptions eo = graph_eval_options(config);
   Type t = term.type();
-  NameSupply names;
-  reserve_names(term, names);
-  Run compiled = attempt_run([&] {
-    ValueEnv<double> rho;
-    for (std::size_t i = 0; i < inputs.size(); ++i)
-      rho.push(inputs[i].first, values[i]);
-    EvalContext cx(eo, names);
-    return compiled_eval(term, rho, cx);
-  });
+  Run compiled = compiled_run(term, inputs, values, eo);
   // Fuel and frames hold per partition: a run that exhausts them is not comparable.
   if (!compiled.defined &&
       (compiled.kind == UndefinedKind::TraceSize || compiled.kind == UndefinedKind::Fuel ||
@@ -202,10 +206,7 @@ struct PartitionedAgrees {
     if constexpr (std::is_same_v<S, double>) {
       std::vector<std::pair<Name, Type>> inputs;
       std::vector<Value<double>> values;
-      for (const Input& in : k.program().inputs) {
-        inputs.emplace_back(in.name, in.type);
-        values.push_back(input_value<double>(in));
-      }
+      graph_inputs(k.program(), inputs, values);
       return partitioned_agrees_on(k.program().term, inputs, values, k.config(), k.rng());
     } else {  // PrecisionRule::DoubleOnly
       throw InternalError(
