@@ -2,12 +2,18 @@
 # The partitioned tagged graph (docs/graph-partition.md) on 1, 2 and 3 MPI processes, side by
 # side in one run: wall time, data messages, and the cost per message crossing partitions,
 # against the same partitioning run in one process and the unpartitioned static graph.
-# Usage: bench/partitioned/partitioned_bench.sh ADLANG [FIB_N] [TAK_X TAK_Y TAK_Z]
-#   (defaults: fib(20), tak(18,12,6); the thesis's sizes are fib(27) and tak(24,16,8))
+# Usage: bench/partitioned/partitioned_bench.sh ADLANG [FIB_N] [TAK_X TAK_Y TAK_Z] [HEAVY_N]
+#   (defaults: fib(20), tak(18,12,6), heavy fib(16); the thesis's sizes are fib(27) and
+#   tak(24,16,8))
+# The third program is fib with two heavy halves per activation (left and right, LETS dependent
+# operations each), left on partition 0 and right on partition 1: the case where the model of
+# docs/performance.md predicts a speedup.
 set -euo pipefail
 adlang=$1
 fib_n=${2:-20}
 tak=(${3:-18} ${4:-12} ${5:-6})
+heavy_n=${6:-16}
+lets=${LETS:-200}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMPI_MCA_btl=self,vader
@@ -32,6 +38,28 @@ def tak(p: real^3): real = let (x: real, y: real, z: real) = p in
   else z;
 tak(x, y, z)
 AD
+
+# heavy_half NAME: a function of n whose body is a chain of $lets dependent operations.
+heavy_half() {
+  local name=$1 i
+  echo "def $name(n: real): real ="
+  echo "  let a0: real = n in"
+  for ((i = 1; i <= lets; i++)); do
+    echo "  let a$i: real = sin(a$((i - 1))) * 0.5 + n in"
+  done
+  echo "  a$lets;"
+}
+{
+  heavy_half left
+  heavy_half right
+  cat <<'AD'
+def fib(n: real): real =
+  if n < 1.5
+  then 1
+  else fib(n - 1) + fib(n - 2) + left(n) - right(n);
+fib(n)
+AD
+} >"$work/heavy.ad"
 
 seconds() { # seconds COMMAND...: wall time of one run, the command's stderr kept in $work/err
   local start end
@@ -72,3 +100,6 @@ run_case "fib($fib_n)" "$work/fib.ad" "--env n=$fib_n" \
 run_case "tak(${tak[0]},${tak[1]},${tak[2]})" "$work/tak.ad" \
   "--env x=${tak[0]} --env y=${tak[1]} --env z=${tak[2]}" \
   "--place tak=0 --place tak:4=1" "--place tak=0 --place tak:4=1 --place tak:5=2"
+run_case "fib($heavy_n) with heavy halves" "$work/heavy.ad" "--env n=$heavy_n" \
+  "--place fib=0 --place left=0 --place right=1" \
+  "--place fib=0 --place left=1 --place right=2"
