@@ -90,7 +90,10 @@ Value Lowerer::lower_expr(const Node& e, Scope& scope) {
     }
     case Kind::Tuple: {
       const auto& elts = e.list("elts");
-      if (elts.size() == 1) refuse(e, "a one-element tuple cannot be lowered");
+      if (elts.size() == 1)
+        refuse(e, "a one-element tuple cannot be lowered",
+               {"the language has no one-element tuples: a tuple type has two or more "
+                "components, and real^1 is real"});
       std::vector<Syntax> parts;
       std::vector<Shape> shapes;
       for (const NodePtr& x : elts) {

@@ -160,7 +160,10 @@ Shape Lowerer::annotation_shape(const Node* a) {
     } else {
       parts.push_back(annotation_shape(&idx));
     }
-    if (parts.size() < 2) refuse(*a, "one-element tuples cannot be lowered");
+    if (parts.size() < 2)
+      refuse(*a, "a one-element tuple cannot be lowered",
+             {"the language has no one-element tuples: a tuple type has two or more "
+              "components, and real^1 is real"});
     return Shape::tuple(parts);
   }
   refuse(*a, "this annotation cannot be lowered", {"lowered: float, int, bool, None, tuple[...]"});
