@@ -163,6 +163,11 @@ bool subclass_of(const std::string& q, TfClass c, const std::set<std::string>& m
   return false;
 }
 
+bool is_set_session(const std::string& q) {
+  return last_component(q) == "set_session" &&
+         starts_with(q, "tensorflow.keras.backend");  // .set_session, .tensorflow_backend...
+}
+
 std::optional<std::string> default_learning_rate(const std::string& q, bool standalone_keras2) {
   std::string_view name = last_component(q);
   std::string_view where = parent(q);

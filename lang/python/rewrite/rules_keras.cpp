@@ -129,11 +129,7 @@ class KerasRules final : public RuleSet {
   // is named and pinned before the statement; a session without one is given one.
   std::optional<StmtResult> set_session_rule(const Node& s, const Node& call, const Env& sigma) {
     auto q = resolve(call_func(call), sigma);
-    const std::string suffix = ".backend.set_session";
-    if (!q || q->size() < suffix.size() ||
-        q->compare(q->size() - suffix.size(), suffix.size(), suffix) != 0 ||
-        call_args(call).size() != 1)
-      return std::nullopt;
+    if (!q || !is_set_session(*q) || call_args(call).size() != 1) return std::nullopt;
     const Node& session = *call_args(call).front();
     if (!session.is(Kind::Call)) return std::nullopt;
     return session_config_rule(s, session, sigma);

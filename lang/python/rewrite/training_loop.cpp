@@ -264,12 +264,6 @@ class Summarizer {
   // Amended: tf.Session → Session, MonitoredTrainingSession → Monitored, a call of a function
   // with FuncSummary tl → tl, `m.compile(...)` makes m a model instance, and the calls inside an
   // expression are all looked at.
-  static bool is_set_session(const std::string& q) {
-    const std::string suffix = "backend.set_session";
-    return q.size() >= suffix.size() &&
-           q.compare(q.size() - suffix.size(), suffix.size(), suffix) == 0;
-  }
-
   LoopKind summary_E(const Node& e, Sigma& sigma) {
     LoopKind tl = LoopKind::None;
     if (e.is(Kind::Call)) {
