@@ -169,6 +169,7 @@ RewriteResult rewrite_python(const std::string& path, const std::string& text,
   ctx.keras_session_config = summary.keras_session_config;
   ctx.standalone_keras = summary.standalone_keras;
   ctx.keras_sessions = summary.keras_sessions;
+  ctx.tf1_eager = summary.tf1_eager;
   std::unique_ptr<RuleSet> rules;
   switch (*pattern) {
     case Pattern::Keras:

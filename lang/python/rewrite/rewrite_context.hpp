@@ -67,6 +67,7 @@ class RewriteContext {
   // that Keras is the standalone `keras` package (Sec. 3 summary).
   bool keras_session_config = false;
   bool standalone_keras = false;
+  bool tf1_eager = false;                // `tf.enable_eager_execution(...)` configures TensorFlow 1
   std::set<std::string> keras_sessions;  // `sess = tf.Session(...)` handed to `K.set_session(sess)`
 
  private:

@@ -106,6 +106,10 @@ class RuleSet {
                                                      const Env& sigma);
   // Root rank blocking: model.save/summary/..., checkpoint.save, tf.print, print.
   std::optional<StmtResult> root_rank_rule(const Node& s, const Node& call, const Env& sigma);
+  // The `config=` of a TF1 call configuring TensorFlow (`tf.Session(...)` given to Keras,
+  // `tf.enable_eager_execution(...)`) pins the GPU.
+  std::optional<StmtResult> config_argument_rule(const Node& s, const Node& carrier,
+                                                 const Env& sigma);
   // `config.gpu_options.visible_device_list = ...` of the script's ConfigProto: the local rank's.
   std::optional<StmtResult> visible_device_list_rule(const Node& s, const Env& sigma);
   // CUDA visible devices: `os.environ['CUDA_VISIBLE_DEVICES'] = ...` is removed.

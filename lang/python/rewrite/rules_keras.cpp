@@ -136,40 +136,13 @@ class KerasRules final : public RuleSet {
   }
 
   // The config of a session Keras is given (inside `K.set_session(...)`, or `sess = tf.Session()`
-  // with `K.set_session(sess)`), pinned as above.
+  // with `K.set_session(sess)`), pinned as above (config_argument_rule).
   std::optional<StmtResult> session_config_rule(const Node& s, const Node& session,
                                                 const Env& sigma) {
     auto qs = resolve(call_func(session), sigma);
     if (!qs || (*qs != "tensorflow.Session" && *qs != "tensorflow.InteractiveSession"))
       return std::nullopt;
-    const Node* config = find_keyword(session, "config");
-    if (config && config->child("value")->is(Kind::Name) &&
-        sigma.is("config_proto", config->child("value")->text("id")))
-      return std::nullopt;
-    // The ConfigProto beside the Session: `tf.Session` -> `tf.ConfigProto`,
-    // `tf.compat.v1.Session` -> `tf.compat.v1.ConfigProto`.
-    std::string prefix = ctx_.src(call_func(session));
-    if (prefix.rfind('.') != std::string::npos) {
-      prefix = prefix.substr(0, prefix.rfind('.'));
-    } else if (auto tf = sigma.get("tensor_flow")) {
-      prefix = *tf;
-    } else {
-      ctx_.warn(session,
-                "the session has no config and the rules do not know the name of "
-                "tensorflow here; the GPU is not pinned");
-      return std::nullopt;
-    }
-    std::string name = ctx_.new_id("config");
-    std::string code =
-        name + " = " + (config ? ctx_.src(*config->child("value")) : prefix + ".ConfigProto()");
-    code += "\n" + name + ".gpu_options.allow_growth = True";
-    code += "\n" + name + ".gpu_options.visible_device_list = str(" + hvd() + ".local_rank())";
-    ctx_.fire(s, "trans_S: session config of Keras (ConfigProto pinning the GPU)",
-              std::string(section()));
-    StmtResult r{{OutStmt::fresh(code)}, sigma.with("config_proto", name)};
-    r.stmts.push_back(OutStmt::keep(s, {config ? replace(*config->child("value"), name)
-                                               : add_argument(session, "config=" + name)}));
-    return r;
+    return config_argument_rule(s, session, sigma);
   }
 
   // # model.compile

@@ -212,6 +212,41 @@ std::optional<StmtResult> RuleSet::cuda_devices_rule(const Node& s, const Env& s
   return StmtResult{{}, sigma};
 }
 
+// Amended: the `config=` of a TF1 call that configures TensorFlow for the script (the session
+// Keras is given, `tf.enable_eager_execution(...)`), as Horovod's TF1 examples pin the GPU. A
+// config the script names was pinned where it was created (config proto rule); one written inline
+// is named and pinned before the statement; a call without one is given one (`tf.ConfigProto`
+// beside `tf.Session`, `tf.compat.v1.ConfigProto` beside `tf.compat.v1.Session`).
+std::optional<StmtResult> RuleSet::config_argument_rule(const Node& s, const Node& carrier,
+                                                        const Env& sigma) {
+  const Node* config = find_keyword(carrier, "config");
+  if (config && config->child("value")->is(Kind::Name) &&
+      sigma.is("config_proto", config->child("value")->text("id")))
+    return std::nullopt;
+  std::string prefix = ctx_.src(call_func(carrier));
+  if (prefix.rfind('.') != std::string::npos) {
+    prefix = prefix.substr(0, prefix.rfind('.'));
+  } else if (auto tf = sigma.get("tensor_flow")) {
+    prefix = *tf;
+  } else {
+    ctx_.warn(carrier,
+              "the call has no config and the rules do not know the name of tensorflow here; "
+              "the GPU is not pinned");
+    return std::nullopt;
+  }
+  std::string name = ctx_.new_id("config");
+  std::string code =
+      name + " = " + (config ? ctx_.src(*config->child("value")) : prefix + ".ConfigProto()");
+  code += "\n" + name + ".gpu_options.allow_growth = True";
+  code += "\n" + name + ".gpu_options.visible_device_list = str(" + hvd() + ".local_rank())";
+  ctx_.fire(s, "trans_S: TF1 config argument (ConfigProto pinning the GPU)",
+            std::string(section()));
+  StmtResult r{{OutStmt::fresh(code)}, sigma.with("config_proto", name)};
+  r.stmts.push_back(OutStmt::keep(s, {config ? replace(*config->child("value"), name)
+                                             : add_argument(carrier, "config=" + name)}));
+  return r;
+}
+
 // Amended: the script's own `C.gpu_options.visible_device_list = X` (σ("config_proto") = C)
 // would undo the pinning: X becomes str(hvd.local_rank()).
 std::optional<StmtResult> RuleSet::visible_device_list_rule(const Node& s, const Env& sigma) {

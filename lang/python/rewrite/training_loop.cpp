@@ -303,6 +303,7 @@ class Summarizer {
         return tl;
       }
       if (auto q = resolved(f, sigma)) {
+        if (*q == "tensorflow.enable_eager_execution") out.tf1_eager = true;
         if (*q == "tensorflow.GradientTape") {
           tl = join(tl, LoopKind::Tape);
           evidence(LoopKind::Tape, e, "GradientTape");

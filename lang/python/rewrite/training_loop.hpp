@@ -41,6 +41,9 @@ struct ModuleSummary {
   // Keras example); `standalone_keras` when that Keras is the `keras` package, not tf.keras.
   bool keras_session_config = false;
   bool standalone_keras = false;
+  // `tf.enable_eager_execution(...)`: a TensorFlow 1 script in eager mode (its config pins the
+  // GPU).
+  bool tf1_eager = false;
   std::set<std::string> keras_sessions;  // `sess = tf.Session(...)` handed to `K.set_session(sess)`
   SourceLoc horovod_import;              // known() when the script imports horovod already
   std::vector<Diagnostic> diagnostics;   // Sec. 3.1 restrictions 4 and 5
