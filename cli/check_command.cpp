@@ -9,8 +9,10 @@
 #include "checker/term_edit.hpp"
 #include "cli/check_ranks.hpp"
 #include "cli/checker_commands.hpp"
+#include "cli/command_runner.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/json.hpp"
+#include "cli/program_loader.hpp"
 #include "lang/resource_budget.hpp"
 #include "lang/stack.hpp"
 
@@ -51,7 +53,75 @@ std::string reproduce_line(const CheckOptions& o, const RenderedCounterexample& 
 
 }  // namespace
 
+int check_one_program(const CommonOptions& opts, const std::vector<std::string>& properties,
+                      bool linear_r, std::ostream& out, std::ostream& err) {
+  std::vector<PropertyInfo> chosen;
+  for (const std::string& name : properties) {
+    const PropertyInfo* p = nullptr;
+    for (const PropertyInfo& q : all_properties())
+      if (q.name == name) p = &q;
+    if (!p) {
+      std::string names;
+      for (const PropertyInfo& q : all_properties())
+        names += std::string(names.empty() ? "" : ", ") + q.name;
+      err << "adlang: error: unknown property '" << name << "'\nnote: the properties are " << names
+          << "\n";
+      return kExitUsage;
+    }
+    chosen.push_back(*p);
+  }
+  if (chosen.empty()) chosen = all_properties();
+  std::shared_ptr<SourceFile> file;
+  return run_guarded(false, out, err, file, [&] {
+    auto p = load_program<double>(opts, file);
+    checker::Program program;
+    program.term = p->term;
+    for (const ProgramInput<double>& in : p->inputs) {
+      checker::Input ci{in.name, in.type, {}};
+      for (double v : in.value)
+        ci.scalars.push_back(ScalarTraits<double>::to_text(v));
+      program.inputs.push_back(std::move(ci));
+    }
+    checker::CheckConfig config;
+    config.precision = opts.precision;
+    config.predicates = opts.predicates;
+    config.den_predicates = opts.predicates;
+    config.linear_r = linear_r;
+    int code = kExitOk;
+    for (const PropertyInfo& prop : chosen) {
+      checker::Outcome o = checker::run_property(prop, program, config, 1);
+      const char* verdict = "pass";
+      switch (o.verdict) {
+        case checker::Verdict::Pass:
+          break;
+        case checker::Verdict::Fail:
+          verdict = "FAIL";
+          code = kExitCheckFailed;
+          break;
+        case checker::Verdict::BothUndefined:
+          verdict = "both undefined";
+          break;
+        case checker::Verdict::Discard:
+          verdict = "not applicable";
+          break;
+      }
+      out << pad(prop.name, 22) << verdict;
+      if (!o.detail.empty()) out << ": " << o.detail;
+      out << "\n";
+    }
+    return code;
+  });
+}
+
 int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err) {
+  if (!opts.file.empty() && !opts.list) {
+    CommonOptions c;
+    c.file = opts.file;
+    c.env = opts.env;
+    c.precision = opts.precision;
+    c.predicates = opts.predicates;
+    return check_one_program(c, opts.properties, opts.linear_r, out, err);
+  }
   if (opts.list) {
     // The registry (checker/property_registry.hpp): name, family, source, what it checks, and
     // the programs it is checked on.

@@ -54,7 +54,7 @@ void add_den(CLI::App& app, int& exit_code) {
 void add_check(CLI::App& app, int& exit_code) {
   struct State {
     CheckOptions opts;
-    std::string precision = "double", predicates = "strict", shard = "0/1", ad = "paper";
+    std::string precision = "double", predicates, shard = "0/1", ad = "paper";
     bool no_progress = false;
   };
   auto st = std::make_shared<State>();
@@ -83,12 +83,19 @@ void add_check(CLI::App& app, int& exit_code) {
   check->add_option("--precision", st->precision, "scalar type: double, 50, 100 or exact")
       ->check(CLI::IsMember({"double", "50", "100", "exact"}))
       ->default_str("double");
+  check->add_option("FILE", st->opts.file,
+                    "a .ad or .py program to check at its inputs (--env) instead of random "
+                    "programs; --count, --seed, --max-size and --shard then do not apply");
+  check
+      ->add_option("--env", st->opts.env,
+                   "with FILE: an input value, NAME=VALUE (e.g. x=0.5); repeatable")
+      ->type_name("NAME=VALUE");
   check
       ->add_option("--predicates", st->predicates,
                    "strict (the paper's; every property must hold) or total (the conventional "
-                   "comparisons; shows where they disagree with the mathematics)")
-      ->check(CLI::IsMember({"strict", "total"}))
-      ->default_str("strict");
+                   "comparisons; shows where they disagree with the mathematics); default: "
+                   "strict, total for a .py FILE")
+      ->check(CLI::IsMember({"strict", "total"}));
   check
       ->add_option("--ad", st->ad,
                    "which R the properties differentiate traces with: paper (Fig. 6, whose "
@@ -102,7 +109,7 @@ void add_check(CLI::App& app, int& exit_code) {
   check->callback([st, &exit_code] {
     CheckOptions& o = st->opts;
     o.precision = parse_precision(st->precision).value_or(Precision::Double);
-    o.predicates = st->predicates == "total" ? PredicateMode::Total : PredicateMode::Strict;
+    o.predicates = predicate_mode(st->predicates, o.file);
     o.progress = !st->no_progress;
     o.linear_r = st->ad == "linear";
     unsigned i = 0, n = 0;

@@ -40,11 +40,21 @@ struct CheckOptions {
   bool json = false;
   bool progress = true;  // a progress line on stderr (only when it is a terminal)
   bool list = false;     // list the properties and exit
+  // A program to check instead of random ones (`adlang check FILE --env x=1`), and its inputs.
+  std::string file;
+  std::vector<std::string> env;
 };
 
 // adlang check: runs the properties on random programs and prints the summary table and any
 // shrunk counterexample. Exit 0 when all pass, 4 when one fails, 2 for bad options.
 int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err);
+
+// The properties of `adlang check` on one program (`adlang check FILE`, the REPL's `:check E`):
+// its term with the inputs `program.env`, once per property (all, or `properties`); one line per
+// property: pass, FAIL with the differing results, both undefined, or not applicable and why.
+// Exit 0 when none fails, 4 when one does, 2 for an unknown property.
+int check_one_program(const CommonOptions& program, const std::vector<std::string>& properties,
+                      bool linear_r, std::ostream& out, std::ostream& err);
 
 // Adds `den` and `check` to `app`; see the comment at the top of this file.
 void register_checker_commands(CLI::App& app, int& exit_code);

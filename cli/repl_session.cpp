@@ -377,46 +377,7 @@ int ReplSession::set_input(const std::string& arg) {
 int ReplSession::check(const std::string& expr) {
   CommonOptions opts;
   if (int code = program_options(expr, opts)) return code;
-  std::shared_ptr<SourceFile> file;
-  return run_guarded(false, out_, err_, file, [&] {
-    auto p = load_program<double>(opts, file);
-    checker::Program program;
-    program.term = p->term;
-    for (const ProgramInput<double>& in : p->inputs) {
-      checker::Input ci{in.name, in.type, {}};
-      for (double v : in.value)
-        ci.scalars.push_back(ScalarTraits<double>::to_text(v));
-      program.inputs.push_back(std::move(ci));
-    }
-    checker::CheckConfig config;
-    config.precision = precision_;
-    config.predicates = predicates_;
-    config.den_predicates = predicates_;
-    config.linear_r = ad_ != AdMode::Paper;
-    int code = kExitOk;
-    for (const PropertyInfo& prop : all_properties()) {
-      checker::Outcome o = checker::run_property(prop, program, config, 1);
-      const char* verdict = "pass";
-      switch (o.verdict) {
-        case checker::Verdict::Pass:
-          break;
-        case checker::Verdict::Fail:
-          verdict = "FAIL";
-          code = kExitCheckFailed;
-          break;
-        case checker::Verdict::BothUndefined:
-          verdict = "both undefined";
-          break;
-        case checker::Verdict::Discard:
-          verdict = "not applicable";
-          break;
-      }
-      out_ << std::left << std::setw(22) << prop.name << verdict;
-      if (!o.detail.empty()) out_ << ": " << o.detail;
-      out_ << "\n";
-    }
-    return code;
-  });
+  return check_one_program(opts, {}, ad_ != AdMode::Paper, out_, err_);
 }
 
 }  // namespace adlang

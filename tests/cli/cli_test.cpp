@@ -150,6 +150,33 @@ TEST(Cli, CheckListShowsTheRegistry) {
   EXPECT_NE(r.out.find("tape-agrees"), std::string::npos);
 }
 
+// `adlang check FILE`: the properties on one program at its inputs. A Python program runs under
+// TensorFlow's and Python's total comparisons, and its conventional derivative of the identity
+// `0.0 if x == 0 else x` at 0 is 0: finite-differences shows where that differs from the
+// mathematics (exit 4); elsewhere, or under the paper's strict predicates, nothing fails.
+TEST(Cli, CheckOneProgramShowsWhereTheConventionalDerivativeDiffers) {
+  std::string f = write_temp("identity.py",
+                             "def f(x):\n    return 0.0 if x == 0 else x\n\n"
+                             "print(f(x))\n");
+  ProcessResult r = adlang({"check", f, "--env", "x=0", "--property", "finite-differences"});
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_EQ(r.out.rfind("finite-differences    FAIL: with respect to x at V = 0", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("central differences give"), std::string::npos) << r.out;
+  r = adlang({"check", f, "--env", "x=0.5", "--property", "finite-differences"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "finite-differences    pass\n");
+  r = adlang({"check", f, "--env", "x=0", "--predicates", "strict", "--property",
+              "finite-differences", "--property", "r-derivative"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "finite-differences    both undefined\nr-derivative          both undefined\n");
+  r = adlang({"check", f, "--env", "x=0.5"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("graph-agrees          pass"), std::string::npos) << r.out;
+  r = adlang({"check", f, "--property", "nope"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown property 'nope'"), std::string::npos) << r.err;
+}
+
 TEST(Cli, HelpOnEverySubcommand) {
   for (const char* cmd : {"run", "trace", "diff", "fmt"}) {
     ProcessResult r = adlang({cmd, "--help"});

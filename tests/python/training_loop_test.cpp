@@ -1,6 +1,7 @@
 // Training-loop identification (Sec. 3): the ⊔ lattice and the summaries.
 #include <gtest/gtest.h>
 
+#include "golden.hpp"
 #include "lang/python/ast/py_parse.hpp"
 #include "lang/python/rewrite/training_loop.hpp"
 
@@ -44,6 +45,29 @@ TEST(TrainingLoop, SessionCarryingAKerasConfigIsNotALoop) {
   EXPECT_EQ(loop_of("import tensorflow as tf\n"
                     "tf.keras.backend.set_session(tf.Session())\nwith tf.Session() as s: pass\n"),
             LoopKind::Session);
+  // A session bound to a name that is only handed to set_session carries the config too.
+  EXPECT_EQ(loop_of("import tensorflow as tf\nfrom tensorflow.keras import backend as K\n"
+                    "sess = tf.Session(config=c)\nK.set_session(sess)\n"
+                    "m = tf.keras.Sequential()\nm.fit(x)\n"),
+            LoopKind::Keras);
+}
+
+// The rewritten TF1 Keras scripts (golden/keras/tf1_*.after.py) have one training loop, model.fit:
+// the session that carries the config is not a second one.
+TEST(TrainingLoop, RewrittenTf1KerasScriptsHaveOneTrainingLoop) {
+  std::vector<std::string> files =
+      test::files_with_suffix(test::source_dir() + "/tests/python/golden/keras", ".after.py");
+  int n = 0;
+  for (const std::string& f : files) {
+    if (f.rfind("tf1_", 0) != 0) continue;
+    ++n;
+    std::string path = test::source_dir() + "/tests/python/golden/keras/" + f;
+    ModuleSummary s = summary_M(*parse_module(f, test::read_file(path)));
+    EXPECT_EQ(s.loop, LoopKind::Keras) << f;
+    ASSERT_EQ(s.evidence.size(), 1u) << f;
+    EXPECT_EQ(s.evidence.front().kind, LoopKind::Keras) << f;
+  }
+  EXPECT_GE(n, 5);
 }
 
 TEST(TrainingLoop, UserModelClassesAndCompiledModels) {

@@ -90,7 +90,10 @@ Value Lowerer::lower_expr(const Node& e, Scope& scope) {
     }
     case Kind::Tuple: {
       const auto& elts = e.list("elts");
-      if (elts.size() == 1) refuse(e, "a one-element tuple cannot be lowered");
+      if (elts.size() == 1)
+        refuse(e, "a one-element tuple cannot be lowered",
+               {"the language has no one-element tuples: a tuple type has two or more "
+                "components, and real^1 is real"});
       std::vector<Syntax> parts;
       std::vector<Shape> shapes;
       for (const NodePtr& x : elts) {
@@ -541,8 +544,21 @@ Value Lowerer::lower_user_call(const Node& e, const FunctionInfo& f, Scope& scop
   if (!call_keywords(e).empty()) refuse(e, "keyword arguments cannot be lowered");
   std::vector<Value> args = positional_args(e, scope, f.params.size(), f.params.size(), {});
   std::vector<Syntax> kids;
-  for (const Value& v : args)
+  std::vector<Shape> shapes;
+  for (const Value& v : args) {
     kids.push_back(v.syntax);
+    shapes.push_back(v.shape);
+  }
+  call_shapes_[f.name.str()].push_back(shapes);
+  // A parameter whose tuple shape was inferred from the other calls (run()).
+  for (std::size_t k = 0; k < f.param_inferred.size() && k < shapes.size(); ++k)
+    if (f.param_inferred[k] && f.param_shapes[k].kind == Shape::Kind::Tuple &&
+        shapes[k].kind != Shape::Kind::Tuple)
+      refuse(*call_args(e)[k],
+             "the parameter '" + f.params[k] + "' of '" + e.child("func")->text("id") +
+                 "' is given " + to_string(shapes[k]) + " here and " +
+                 to_string(f.param_shapes[k]) + " by its other calls",
+             {"a parameter has one type; annotate it to say which"});
   return Value{syn_call(f.name, kids, loc(e)), f.result};
 }
 

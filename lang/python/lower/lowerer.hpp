@@ -51,6 +51,8 @@ struct FunctionInfo {
   const Node* def = nullptr;        // its FunctionDef (loops: none)
   std::vector<std::string> params;  // Python parameter names
   std::vector<Shape> param_shapes;
+  // Parameters without an annotation: a tuple shape is inferred from the calls (see run()).
+  std::vector<bool> param_inferred;
   Shape result;
   bool result_fixed = false;  // declared (Declare's out types, a return annotation)
   SourceLoc loc;
@@ -185,6 +187,8 @@ class Lowerer {
   // after it they are bound on one path only (Python's NameError on the other).
   std::map<std::string, const Node*> partial_globals_;
   Shape body_shape_;  // of the last function lower_function lowered
+  // Per function (by its function of the language): the shapes of the arguments of its calls.
+  std::map<std::string, std::vector<std::vector<Shape>>> call_shapes_;
 };
 
 // The names a block assigns (not inside nested functions), in order of first assignment.

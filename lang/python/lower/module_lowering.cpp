@@ -3,6 +3,7 @@
 // feed_dict, and the entry point lower_python (docs/python.md).
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <tuple>
 
 #include "lang/diagnostics.hpp"
@@ -160,7 +161,10 @@ Shape Lowerer::annotation_shape(const Node* a) {
     } else {
       parts.push_back(annotation_shape(&idx));
     }
-    if (parts.size() < 2) refuse(*a, "one-element tuples cannot be lowered");
+    if (parts.size() < 2)
+      refuse(*a, "a one-element tuple cannot be lowered",
+             {"the language has no one-element tuples: a tuple type has two or more "
+              "components, and real^1 is real"});
     return Shape::tuple(parts);
   }
   refuse(*a, "this annotation cannot be lowered", {"lowered: float, int, bool, None, tuple[...]"});
@@ -212,6 +216,7 @@ void Lowerer::collect_def(const Node& def) {
   for (const NodePtr& a : args.list("args")) {
     f.params.push_back(a->text("arg"));
     f.param_shapes.push_back(annotation_shape(a->child("annotation")));
+    f.param_inferred.push_back(a->child("annotation") == nullptr);
   }
   if (def.child("returns")) {
     f.result = annotation_shape(def.child("returns"));
@@ -231,6 +236,7 @@ void Lowerer::collect_def(const Node& def) {
       refuse(d, "@function.Defun gives " + std::to_string(dtypes.size()) + " input types for " +
                     std::to_string(f.params.size()) + " parameters");
     f.param_shapes = dtypes;
+    f.param_inferred.assign(dtypes.size(), false);
     std::string func_name;
     for (const NodePtr& k : call_keywords(d)) {
       const std::string& kw = k->text("arg");
@@ -591,7 +597,11 @@ Value Lowerer::lower_module_body() {
 LoweredPython Lowerer::run() {
   collect_module();
   // The functions' result shapes: declared ones are fixed; the others start as real and are
-  // re-inferred from the lowered bodies until they are stable.
+  // re-inferred from the lowered bodies until they are stable. Likewise a parameter without an
+  // annotation starts as real and takes the tuple shape every call of its function gives it
+  // (`def norm(p): a, b = p` called as `norm((x, y))`). While shapes still change, a pass may
+  // fail on a guess (unpacking the real a parameter was guessed to be); only the error of a
+  // pass whose shapes are stable is the program's.
   std::vector<std::string> primary;
   std::set<std::string> seen;
   for (const auto& [py, f] : functions_) {
@@ -606,19 +616,53 @@ LoweredPython Lowerer::run() {
     top_opaque_ = false;
     def_globals_.clear();
     def_calls_.clear();
+    call_shapes_.clear();
     bool changed = false;
+    std::optional<CompileError> failed;
     std::vector<SyntaxDef> defs;
     for (const std::string& py : primary) {
       FunctionInfo f = functions_[py];
-      defs.push_back(lower_function(f));
+      try {
+        defs.push_back(lower_function(f));
+      } catch (const CompileError& e) {
+        if (!failed) failed = e;
+        continue;
+      }
       if (!f.result_fixed && !(body_shape_ == f.result)) {
         changed = true;
         for (auto& [alias, g] : functions_)
           if (g.name == f.name) g.result = body_shape_;
       }
     }
-    Value main = lower_module_body();
+    Value main;
+    try {
+      main = lower_module_body();
+    } catch (const CompileError& e) {
+      if (!failed) failed = e;
+    }
+    for (const std::string& py : primary) {
+      const FunctionInfo& f = functions_[py];
+      auto calls = call_shapes_.find(f.name.str());
+      if (calls == call_shapes_.end()) continue;
+      for (std::size_t k = 0; k < f.param_inferred.size(); ++k) {
+        if (!f.param_inferred[k]) continue;
+        // The tuple shape the calls agree on; a real argument may be a guess still (the
+        // result of a function not yet inferred) and is left to the type checker.
+        std::optional<Shape> tuple;
+        bool agree = true;
+        for (const std::vector<Shape>& c : calls->second) {
+          if (c[k].kind != Shape::Kind::Tuple) continue;
+          agree = agree && (!tuple || *tuple == c[k]);
+          tuple = c[k];
+        }
+        if (!tuple || !agree || f.param_shapes[k] == *tuple) continue;
+        changed = true;
+        for (auto& [alias, g] : functions_)
+          if (g.name == f.name) g.param_shapes[k] = *tuple;
+      }
+    }
     if (changed && pass + 1 < 16) continue;
+    if (failed) throw *failed;
     for (const SyntaxDef& d : loop_defs_)
       defs.push_back(d);
     out_.program.defs = defs;

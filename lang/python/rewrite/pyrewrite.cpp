@@ -166,6 +166,10 @@ RewriteResult rewrite_python(const std::string& path, const std::string& text,
   RewriteContext ctx(path, text, *module);
   ctx.model_classes = summary.model_classes;
   ctx.model_instances = summary.model_instances;
+  ctx.keras_session_config = summary.keras_session_config;
+  ctx.standalone_keras = summary.standalone_keras;
+  ctx.keras_sessions = summary.keras_sessions;
+  ctx.tf1_eager = summary.tf1_eager;
   std::unique_ptr<RuleSet> rules;
   switch (*pattern) {
     case Pattern::Keras:

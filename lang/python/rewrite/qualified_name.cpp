@@ -34,6 +34,17 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kKerasOp
     {"Lion", "0.001"},
 }};
 
+// The standalone Keras 2.2/2.3 package (`import keras` with TensorFlow 1): its own defaults.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kKeras2Optimizers = {{
+    {"SGD", "0.01"},
+    {"RMSprop", "0.001"},
+    {"Adagrad", "0.01"},
+    {"Adadelta", "1.0"},
+    {"Adam", "0.001"},
+    {"Adamax", "0.002"},
+    {"Nadam", "0.002"},
+}};
+
 constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kTf1Optimizers = {{
     {"GradientDescentOptimizer", ""},
     {"AdamOptimizer", "0.001"},
@@ -152,9 +163,19 @@ bool subclass_of(const std::string& q, TfClass c, const std::set<std::string>& m
   return false;
 }
 
-std::optional<std::string> default_learning_rate(const std::string& q) {
+bool is_set_session(const std::string& q) {
+  return last_component(q) == "set_session" &&
+         starts_with(q, "tensorflow.keras.backend");  // .set_session, .tensorflow_backend...
+}
+
+std::optional<std::string> default_learning_rate(const std::string& q, bool standalone_keras2) {
   std::string_view name = last_component(q);
   std::string_view where = parent(q);
+  if (where == "tensorflow.keras.optimizers" && standalone_keras2) {
+    for (const auto& [n, lr] : kKeras2Optimizers)
+      if (n == name) return std::string(lr);
+    return std::nullopt;
+  }
   if (where == "tensorflow.keras.optimizers")
     for (const auto& [n, lr] : kKerasOptimizers)
       if (n == name) return std::string(lr);

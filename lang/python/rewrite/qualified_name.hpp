@@ -41,7 +41,12 @@ enum class TfClass {
 // `canonical_name <: c`; `model_classes` are user classes known to derive from keras.Model.
 bool subclass_of(const std::string& canonical_name, TfClass c,
                  const std::set<std::string>& model_classes = {});
-// The default learning rate of a known optimizer class, or nothing.
-std::optional<std::string> default_learning_rate(const std::string& canonical_name);
+// Keras' `set_session` (`keras.backend.set_session`, `tf.compat.v1.keras.backend.set_session`,
+// `keras.backend.tensorflow_backend.set_session`): a canonical name.
+bool is_set_session(const std::string& canonical_name);
+// The default learning rate of a known optimizer class, or nothing. `standalone_keras2`: the
+// defaults of the standalone Keras 2.2/2.3 package of TensorFlow 1 scripts (Adadelta 1.0, ...).
+std::optional<std::string> default_learning_rate(const std::string& canonical_name,
+                                                 bool standalone_keras2 = false);
 
 }  // namespace adlang::py

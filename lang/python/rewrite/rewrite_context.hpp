@@ -63,6 +63,12 @@ class RewriteContext {
   // User classes derived from keras.Model and names holding model instances (Sec. 3 summary).
   std::set<std::string> model_classes;
   std::set<std::string> model_instances;
+  // A TF1 session only carries Keras' config (`K.set_session(tf.Session(...))`), and whether
+  // that Keras is the standalone `keras` package (Sec. 3 summary).
+  bool keras_session_config = false;
+  bool standalone_keras = false;
+  bool tf1_eager = false;                // `tf.enable_eager_execution(...)` configures TensorFlow 1
+  std::set<std::string> keras_sessions;  // `sess = tf.Session(...)` handed to `K.set_session(sess)`
 
  private:
   std::string path_;

@@ -12,7 +12,19 @@ namespace adlang::py {
 // trans_M⟦stmt* type_ignore⟧ = trans_S̄⟦stmt*⟧(σ)._1 type_ignore
 // Amended (docs/pyrewrite.md, "broadcast flags"): the flags the GradientTape rules allocate are
 // initialised right after the statement that imports TensorFlow, one per optimizer.
+bool any_node(const Node& n, const std::function<bool(const Node&)>& pred) {
+  if (pred(n)) return true;
+  for (const Field& f : n.fields) {
+    if (f.tag == Field::Tag::Node && f.node && any_node(*f.node, pred)) return true;
+    if (f.tag == Field::Tag::List)
+      for (const NodePtr& c : f.list)
+        if (c && any_node(*c, pred)) return true;
+  }
+  return false;
+}
+
 Edits RuleSet::trans_M(const Node& module) {
+  module_ = &module;
   const auto& stmts = module.list("body");
   if (stmts.empty()) return {};
   StmtResult r = trans_Sbar(stmts, Env{});
@@ -524,6 +536,7 @@ std::optional<StmtResult> RuleSet::assign_call(const Node&, const Node&, const s
   return std::nullopt;
 }
 std::optional<StmtResult> RuleSet::assign_strict(const Node& s, const Env& sigma) {
+  if (auto r = visible_device_list_rule(s, sigma)) return r;
   return cuda_devices_rule(s, sigma);
 }
 std::optional<StmtResult> RuleSet::ann_assign(const Node&, const Env&) {
@@ -630,8 +643,11 @@ std::optional<Edits> RuleSet::scale_argument(const Node& call,
     if (target->is(Kind::Name) && sigma.is("lr_scheduler", target->text("id"))) return Edits{};
     return Edits{replace(*target, operand(*target) + " " + op + " " + size())};
   }
+  // Amended: standalone Keras 2.2 knows only `lr=` (2.3 also takes it).
+  std::string keyword =
+      standalone_keras2() && keywords.front() == "learning_rate" ? "lr" : keywords.front();
   if (fallback)
-    return Edits{add_argument(call, keywords.front() + "=" + *fallback + " " + op + " " + size())};
+    return Edits{add_argument(call, keyword + "=" + *fallback + " " + op + " " + size())};
   return std::nullopt;
 }
 

@@ -9,6 +9,7 @@
 // that turn the expression's text into the rewritten expression's text (none: unchanged).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,6 +26,12 @@
 namespace adlang::py {
 
 enum class Pattern { Keras, Tape, Session, Monitored };
+
+// Whether `pred` holds of `n` or of a node under it.
+bool any_node(const Node& n, const std::function<bool(const Node&)>& pred);
+
+// `0` or `False`: a verbosity that prints nothing (kept as it is on every rank).
+bool is_silent(const Node& e);
 
 class RuleSet {
  public:
@@ -99,6 +106,12 @@ class RuleSet {
                                                      const Env& sigma);
   // Root rank blocking: model.save/summary/..., checkpoint.save, tf.print, print.
   std::optional<StmtResult> root_rank_rule(const Node& s, const Node& call, const Env& sigma);
+  // The `config=` of a TF1 call configuring TensorFlow (`tf.Session(...)` given to Keras,
+  // `tf.enable_eager_execution(...)`) pins the GPU.
+  std::optional<StmtResult> config_argument_rule(const Node& s, const Node& carrier,
+                                                 const Env& sigma);
+  // `config.gpu_options.visible_device_list = ...` of the script's ConfigProto: the local rank's.
+  std::optional<StmtResult> visible_device_list_rule(const Node& s, const Env& sigma);
   // CUDA visible devices: `os.environ['CUDA_VISIBLE_DEVICES'] = ...` is removed.
   std::optional<StmtResult> cuda_devices_rule(const Node& s, const Env& sigma);
   // Whether `call` is one the root rank blocking rule guards.
@@ -108,7 +121,7 @@ class RuleSet {
                                                   const std::string& id_r, const Env& sigma);
   // The import rule of the TF2 patterns (2.3, 2.4): horovod import, hvd.init(), GPU pinning.
   StmtResult tf2_import_rule(const Node& s, const Env& sigma, const Env& sigma1,
-                             const std::string& horovod_module);
+                             const std::string& horovod_module, bool pin_gpus = true);
   // The import rule of the TF1 patterns (2.5, 2.6) and their trans_A.
   StmtResult tf1_import_rule(const Node& s, const Env& sigma, const Env& sigma1);
   Env tf1_trans_A(const Node& alias, const Env& sigma);
@@ -126,6 +139,14 @@ class RuleSet {
   // trans_S⟦(#type:s)? with with_item* : stmt*⟧(σ) of 2.5 and 2.6: the ConfigProto is inserted
   // before the statement when trans_W gave a session `config=<pending_config_>`.
   StmtResult tf1_with_rule(const Node& s, const Env& sigma);
+  // The standalone Keras 2 package of a TF1 script (`K.set_session` with `import keras`): its
+  // optimizers take `lr` and have their own default rates.
+  bool standalone_keras2() const { return ctx_.keras_session_config && ctx_.standalone_keras; }
+  std::optional<std::string> default_rate(const std::string& q) const {
+    return default_learning_rate(q, standalone_keras2());
+  }
+  // Whether the module assigns to the attribute `dotted` (`config.gpu_options.allow_growth`).
+  bool module_assigns(const std::string& dotted) const;
   // The ConfigProto lines the TF1 with-rules insert (named `name`).
   std::string session_config_code(const std::string& name, const std::string& tf) const;
   // Amended TF1 bookkeeping: tf.train.Saver and tf.global_variables_initializer() variables.
@@ -165,10 +186,11 @@ class RuleSet {
   bool pure_for_printing(const Node& e, const Env& sigma) const;
 
   RewriteContext& ctx_;
-  bool import_done_ = false;    // the horovod import is inserted once
-  std::string pending_config_;  // TF1: the fresh ConfigProto name trans_W passed to a session
-  int depth_ = 0;               // nesting of compound statements being rewritten
-  int conditional_depth_ = 0;   // inside if/while/for/try bodies (restriction 2.1.7)
+  bool import_done_ = false;      // the horovod import is inserted once
+  std::string pending_config_;    // TF1: the fresh ConfigProto name trans_W passed to a session
+  int depth_ = 0;                 // nesting of compound statements being rewritten
+  int conditional_depth_ = 0;     // inside if/while/for/try bodies (restriction 2.1.7)
+  const Node* module_ = nullptr;  // the module being rewritten (set by trans_M)
   const Node* current_top_ = nullptr;    // the module-level statement being rewritten
   const Node* tf_import_top_ = nullptr;  // the module-level statement holding the tf import
   std::string tf_import_name_;           // the tensorflow name bound there

@@ -29,7 +29,34 @@ class KerasRules final : public RuleSet {
 
  protected:
   StmtResult import_stmt(const Node& s, const Env& sigma, const Env& sigma1) override {
-    return tf2_import_rule(s, sigma, sigma1, "horovod.tensorflow.keras");
+    // Amended: when a TF1 session carries Keras' config (`K.set_session(tf.Session(...))`,
+    // Horovod's TF1 Keras example) the GPU is pinned in that ConfigProto, not by the TF2 calls,
+    // and standalone Keras gets horovod.keras (its callbacks run in standalone Keras' session).
+    StmtResult r =
+        ctx_.keras_session_config
+            ? tf2_import_rule(s, sigma, sigma1,
+                              ctx_.standalone_keras ? "horovod.keras" : "horovod.tensorflow.keras",
+                              /*pin_gpus=*/false)
+            : tf2_import_rule(s, sigma, sigma1, "horovod.tensorflow.keras");
+    // The `math` module the division of epochs (model.fit) needs is imported with Horovod, unless
+    // the script imports it at its top level.
+    if (r.stmts.size() > 1 && module_) {
+      for (const NodePtr& t : module_->list("body"))
+        if (t->is(Kind::Import))
+          for (const NodePtr& a : t->list("names"))
+            if (a->text("name") == "math") math_ = a->has("asname") ? a->text("asname") : "math";
+      if (math_.empty() && any_node(*module_, [&](const Node& c) {
+            if (!c.is(Kind::Call)) return false;
+            auto recv = method_receiver(call_func(c), "fit");
+            return recv && ctx_.model_instances.count(*recv) &&
+                   !find_keyword(c, "steps_per_epoch") && fit_epochs(c);
+          })) {
+        math_ = ctx_.new_id("math");
+        r.stmts.push_back(
+            OutStmt::fresh(math_ == "math" ? "import math" : "import math as " + math_));
+      }
+    }
+    return r;
   }
 
   // A strict form of assignment statements (2.3): the chain of the document, in its order.
@@ -41,6 +68,8 @@ class KerasRules final : public RuleSet {
     // Amended: a TF1 ConfigProto (the config `K.set_session(tf.Session(config=config))` carries
     // to Keras) pins the GPU, as in Horovod's TF1 Keras example.
     if (auto r = config_proto_rule(s, call, id_r, sigma)) return r;
+    if (ctx_.keras_sessions.count(id_r))
+      if (auto r = session_config_rule(s, call, sigma)) return r;
     if (auto r = model_rule(s, call, id_r, sigma)) return r;
     if (auto r = checkpoint_rule(s, call, id_r, sigma)) return r;
     // Amended: `history = model.fit(...)` is rewritten like the statement form.
@@ -52,6 +81,7 @@ class KerasRules final : public RuleSet {
   // A strict form of expr statements (2.3).
   std::optional<StmtResult> expr_call(const Node& s, const Node& call, const Env& sigma) override {
     if (auto r = set_visible_devices_rule(s, call, sigma)) return r;
+    if (auto r = set_session_rule(s, call, sigma)) return r;
     if (auto r = compile_rule(s, call, sigma)) return r;
     if (auto r = fit_rule(s, call, sigma)) return r;
     // Amended: `model.evaluate(...)` as a statement gets the verbosity of the assigned form.
@@ -62,16 +92,57 @@ class KerasRules final : public RuleSet {
   }
 
  private:
+  std::string math_;  // the name `math` is imported as (for the division of epochs)
+
   bool is_model(const Env& sigma, const std::string& id) const {
     return sigma.is("model", id) || ctx_.model_instances.count(id);
   }
 
-  // The Keras namespace as the script can spell it: tf.keras, or a name bound to tensorflow.keras.
+  // The Keras namespace as the script spells it: the standalone `keras` package it imports (its
+  // models take only its own optimizers and callbacks), else tf.keras, or a name bound to
+  // tensorflow.keras.
   std::optional<std::string> keras(const Env& sigma) const {
+    for (const auto& [k, v] : sigma.bindings())
+      if (k.rfind("import:", 0) == 0 && v == "keras") return k.substr(7);
     if (auto tf = sigma.get("tensor_flow")) return *tf + ".keras";
     for (const auto& [k, v] : sigma.bindings())
       if (k.rfind("import:", 0) == 0 && canonical(v) == "tensorflow.keras") return k.substr(7);
     return std::nullopt;
+  }
+
+  // The Keras namespace for the code the rules write. Standalone Keras 2 in a TF1 script that
+  // imports only names from it (`from keras.models import Sequential`) is imported as a module
+  // before the statement: its models take only its own optimizers and callbacks.
+  std::optional<std::string> keras_for_code(const Env& sigma, std::vector<std::string>& pre,
+                                            Env& out) {
+    for (const auto& [k, v] : sigma.bindings())
+      if (k.rfind("import:", 0) == 0 && v == "keras") return k.substr(7);
+    if (!standalone_keras2()) return keras(sigma);
+    std::string name = ctx_.new_id("keras");
+    pre.push_back(name == "keras" ? "import keras" : "import keras as " + name);
+    out = out.with("import:" + name, "keras");
+    return name;
+  }
+
+  // Amended: `K.set_session(tf.Session(config=C))` (Horovod's TF1 Keras example). A config the
+  // script names was pinned where it was created (config proto rule); a config written inline
+  // is named and pinned before the statement; a session without one is given one.
+  std::optional<StmtResult> set_session_rule(const Node& s, const Node& call, const Env& sigma) {
+    auto q = resolve(call_func(call), sigma);
+    if (!q || !is_set_session(*q) || call_args(call).size() != 1) return std::nullopt;
+    const Node& session = *call_args(call).front();
+    if (!session.is(Kind::Call)) return std::nullopt;
+    return session_config_rule(s, session, sigma);
+  }
+
+  // The config of a session Keras is given (inside `K.set_session(...)`, or `sess = tf.Session()`
+  // with `K.set_session(sess)`), pinned as above (config_argument_rule).
+  std::optional<StmtResult> session_config_rule(const Node& s, const Node& session,
+                                                const Env& sigma) {
+    auto qs = resolve(call_func(session), sigma);
+    if (!qs || (*qs != "tensorflow.Session" && *qs != "tensorflow.InteractiveSession"))
+      return std::nullopt;
+    return config_argument_rule(s, session, sigma);
   }
 
   // # model.compile
@@ -98,21 +169,24 @@ class KerasRules final : public RuleSet {
     if (!opt) return same(s, out);
     if (opt->is(Kind::Constant) && opt->constant_type == ConstantType::Str) {
       auto cls = optimizer_class_for(opt->str_value);
-      auto k = keras(sigma);
-      if (!cls || !k) {
+      std::vector<std::string> pre;
+      auto rate = cls ? default_rate("tensorflow.keras.optimizers." + *cls) : std::nullopt;
+      auto k = rate ? keras_for_code(sigma, pre, out) : std::nullopt;
+      if (!cls || !k || !rate) {
         ctx_.warn(*opt, "optimizer '" + opt->str_value +
                             "' given by name is not one the rules "
                             "know; it is not wrapped in " +
                             hvd() + ".DistributedOptimizer");
         return same(s, out);
       }
-      std::string q = "tensorflow.keras.optimizers." + *cls;
       std::string optim = ctx_.new_id("optim");
       ctx_.fire(s, "trans_S: model.compile (optimizer given by name)", std::string(section()));
       StmtResult r{{}, out.with("optimizer", optim).with("optimizer:" + optim, optim)};
+      for (std::string& p : pre)
+        r.stmts.push_back(OutStmt::fresh(std::move(p)));
       r.stmts.push_back(OutStmt::fresh(optim + " = " + *k + ".optimizers." + *cls +
-                                       "(learning_rate=" + *default_learning_rate(q) + " * " +
-                                       size() + ")"));
+                                       (standalone_keras2() ? "(" : "(learning_rate=") + *rate +
+                                       " * " + size() + ")"));
       r.stmts.push_back(
           OutStmt::fresh(optim + " = " + hvd() + ".DistributedOptimizer(" + optim + ")"));
       r.stmts.push_back(OutStmt::keep(s, {replace(*opt, optim)}));
@@ -121,7 +195,7 @@ class KerasRules final : public RuleSet {
     if (opt->is(Kind::Call) && is_subclass(call_func(*opt), sigma, TfClass::KerasOptimizer)) {
       auto q = resolve(call_func(*opt), sigma);
       auto scaled = scale_argument(*opt, {"learning_rate", "lr"}, "*", sigma,
-                                   q ? default_learning_rate(*q) : std::nullopt);
+                                   q ? default_rate(*q) : std::nullopt);
       ctx_.fire(s, "trans_S: model.compile (optimizer constructed in the call: scaled, wrapped)",
                 std::string(section()));
       return same(s, out,
@@ -129,6 +203,15 @@ class KerasRules final : public RuleSet {
                                      ctx_.src(*opt, scaled.value_or(Edits{})) + ")")});
     }
     return same(s, out);
+  }
+
+  // The number of epochs of `model.fit(x, y, batch_size, epochs, ...)`, or nullptr.
+  static const Node* fit_epochs(const Node& call) {
+    if (const Node* kw = find_keyword(call, "epochs")) return kw->child("value");
+    const auto& args = call_args(call);
+    for (std::size_t i = 0; i < args.size() && i < 4; ++i)
+      if (args[i]->is(Kind::Starred)) return nullptr;
+    return args.size() >= 4 ? args[3].get() : nullptr;
   }
 
   // # model.fit
@@ -148,13 +231,14 @@ class KerasRules final : public RuleSet {
     std::string cb = ctx_.new_id("callbacks");
     const std::string& h = hvd();
     std::vector<std::string> pre;
+    Env out = sigma;
     pre.push_back(cb + " = [" + h + ".callbacks.BroadcastGlobalVariablesCallback(root_rank=0)]");
     Edits e;
     std::vector<std::string> added;
     if (const Node* kw = find_keyword(call, "callbacks")) {
       const Node& user = *kw->child("value");
       std::string c = ctx_.new_id("callback");
-      if (auto k = keras(sigma)) {
+      if (auto k = keras_for_code(sigma, pre, out)) {
         pre.push_back(cb + " += [" + c + " for " + c + " in " + ctx_.src(user) + " if " + rank0() +
                       " or not isinstance(" + c + ", (" + *k + ".callbacks.ModelCheckpoint, " + *k +
                       ".callbacks.TensorBoard))]");
@@ -165,16 +249,33 @@ class KerasRules final : public RuleSet {
     } else {
       added.push_back("callbacks=" + cb);
     }
-    if (const Node* kw = find_keyword(call, "steps_per_epoch"))
+    if (const Node* kw = find_keyword(call, "steps_per_epoch")) {
       e.push_back(replace(*kw->child("value"), operand(*kw->child("value")) + " // " + size()));
-    if (const Node* kw = find_keyword(call, "verbose"))
-      e.push_back(replace(*kw->child("value"),
-                          operand(*kw->child("value")) + " if " + rank0() + " else 0"));
-    else
+    } else if (const Node* epochs = fit_epochs(call)) {
+      // Amended: without steps_per_epoch every worker goes through the whole data set in an
+      // epoch, so the number of epochs is divided, as Horovod's Keras example does
+      // (`epochs = int(math.ceil(12.0 / hvd.size()))`).
+      std::string math = math_;
+      for (const auto& [k, v] : out.bindings())
+        if (k.rfind("import:", 0) == 0 && v == "math") math = k.substr(7);
+      if (math.empty()) {
+        math = ctx_.new_id("math");
+        pre.insert(pre.begin(), math == "math" ? "import math" : "import math as " + math);
+        out = out.with("import:" + math, "math");
+      }
+      e.push_back(
+          replace(*epochs, "int(" + math + ".ceil(" + operand(*epochs) + " / " + size() + "))"));
+    }
+    if (const Node* kw = find_keyword(call, "verbose")) {
+      if (!is_silent(*kw->child("value")))
+        e.push_back(replace(*kw->child("value"),
+                            operand(*kw->child("value")) + " if " + rank0() + " else 0"));
+    } else {
       added.push_back("verbose=1 if " + rank0() + " else 0");
+    }
     if (!added.empty()) e.push_back(add_arguments(call, added));
     ctx_.fire(s, "trans_S: model.fit (broadcast callback)", std::string(section()));
-    StmtResult r{{}, sigma};
+    StmtResult r{{}, out};
     for (std::string& p : pre)
       r.stmts.push_back(OutStmt::fresh(std::move(p)));
     r.stmts.push_back(OutStmt::keep(s, e));

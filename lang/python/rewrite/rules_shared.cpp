@@ -59,7 +59,7 @@ std::optional<StmtResult> RuleSet::optimizer_rule(const Node& s, const Node& cal
   if (!is_subclass(f, sigma, c)) return std::nullopt;
   auto q = resolve(f, sigma);
   auto e = scale_argument(call, {"learning_rate", "lr"}, "*", sigma,
-                          q ? default_learning_rate(*q) : std::nullopt);
+                          q ? default_rate(*q) : std::nullopt);
   if (!e) {
     ctx_.warn(call,
               "the optimizer has no learning rate argument and its default is unknown; "
@@ -81,6 +81,13 @@ std::optional<StmtResult> RuleSet::optimizer_rule(const Node& s, const Node& cal
   return r;
 }
 
+// `0` or `False`: a verbosity that prints nothing.
+bool is_silent(const Node& e) {
+  return e.is(Kind::Constant) &&
+         (e.constant_type == ConstantType::Int || e.constant_type == ConstantType::Bool) &&
+         (e.text("value") == "0" || e.text("value") == "False");
+}
+
 // # Model related
 // ELIF expr_1 <: tensorflow.keras.Model THEN ([id_r = expr_1(...)], σ["model" ↦ id_r])
 // ELIF id_m = σ("model") AND expr_1 = id_m.evaluate THEN
@@ -96,11 +103,14 @@ std::optional<StmtResult> RuleSet::model_rule(const Node& s, const Node& call,
   auto recv = method_receiver(f, "evaluate");
   if (recv && (sigma.is("model", *recv) || ctx_.model_instances.count(*recv))) {
     Edits e;
-    if (const Node* kw = find_keyword(call, "verbose"))
-      e.push_back(replace(*kw->child("value"),
-                          operand(*kw->child("value")) + " if " + rank0() + " else 0"));
-    else
+    // Amended: `verbose=0` is silent on every rank already and stays as it is.
+    if (const Node* kw = find_keyword(call, "verbose")) {
+      if (!is_silent(*kw->child("value")))
+        e.push_back(replace(*kw->child("value"),
+                            operand(*kw->child("value")) + " if " + rank0() + " else 0"));
+    } else {
       e.push_back(add_argument(call, "verbose=1 if " + rank0() + " else 0"));
+    }
     ctx_.fire(s, "trans_S: model.evaluate verbosity on rank 0", std::string(section()));
     return same(s, sigma, e);
   }
@@ -202,6 +212,53 @@ std::optional<StmtResult> RuleSet::cuda_devices_rule(const Node& s, const Env& s
   return StmtResult{{}, sigma};
 }
 
+// Amended: the `config=` of a TF1 call that configures TensorFlow for the script (the session
+// Keras is given, `tf.enable_eager_execution(...)`), as Horovod's TF1 examples pin the GPU. A
+// config the script names was pinned where it was created (config proto rule); one written inline
+// is named and pinned before the statement; a call without one is given one (`tf.ConfigProto`
+// beside `tf.Session`, `tf.compat.v1.ConfigProto` beside `tf.compat.v1.Session`).
+std::optional<StmtResult> RuleSet::config_argument_rule(const Node& s, const Node& carrier,
+                                                        const Env& sigma) {
+  const Node* config = find_keyword(carrier, "config");
+  if (config && config->child("value")->is(Kind::Name) &&
+      sigma.is("config_proto", config->child("value")->text("id")))
+    return std::nullopt;
+  std::string prefix = ctx_.src(call_func(carrier));
+  if (prefix.rfind('.') != std::string::npos) {
+    prefix = prefix.substr(0, prefix.rfind('.'));
+  } else if (auto tf = sigma.get("tensor_flow")) {
+    prefix = *tf;
+  } else {
+    ctx_.warn(carrier,
+              "the call has no config and the rules do not know the name of tensorflow here; "
+              "the GPU is not pinned");
+    return std::nullopt;
+  }
+  std::string name = ctx_.new_id("config");
+  std::string code =
+      name + " = " + (config ? ctx_.src(*config->child("value")) : prefix + ".ConfigProto()");
+  code += "\n" + name + ".gpu_options.allow_growth = True";
+  code += "\n" + name + ".gpu_options.visible_device_list = str(" + hvd() + ".local_rank())";
+  ctx_.fire(s, "trans_S: TF1 config argument (ConfigProto pinning the GPU)",
+            std::string(section()));
+  StmtResult r{{OutStmt::fresh(code)}, sigma.with("config_proto", name)};
+  r.stmts.push_back(OutStmt::keep(s, {config ? replace(*config->child("value"), name)
+                                             : add_argument(carrier, "config=" + name)}));
+  return r;
+}
+
+// Amended: the script's own `C.gpu_options.visible_device_list = X` (σ("config_proto") = C)
+// would undo the pinning: X becomes str(hvd.local_rank()).
+std::optional<StmtResult> RuleSet::visible_device_list_rule(const Node& s, const Env& sigma) {
+  if (!s.is(Kind::Assign) || s.list("targets").size() != 1) return std::nullopt;
+  auto d = dotted_name(*s.list("targets").front());
+  auto c = sigma.get("config_proto");
+  if (!d || !c || *d != *c + ".gpu_options.visible_device_list") return std::nullopt;
+  ctx_.fire(s, "trans_S: config proto (the script's device list replaced by the local rank)",
+            std::string(section()));
+  return same(s, sigma, {replace(*s.child("value"), "str(" + hvd() + ".local_rank())")});
+}
+
 // trans_S⟦import alias*⟧(σ) (2.3, 2.4) =
 //   LET σ_1 = trans_Ā⟦alias*⟧(σ) IN
 //   IF σ_1 \ σ = ["tensor_flow" ↦ id] THEN
@@ -212,8 +269,10 @@ std::optional<StmtResult> RuleSet::cuda_devices_rule(const Node& s, const Env& s
 //   ELSE ([import alias*], σ_1)
 // Amended: read "σ_1 \ σ contains tensor_flow"; once per module; `from tensorflow import ...`
 // counts as an import of tensorflow; 2.3 imports horovod.tensorflow.keras (docs/pyrewrite.md).
+// Amended: with `pin_gpus` false (a TF1 ConfigProto pins the GPU, Horovod's TF1 Keras example)
+// only the import and hvd.init() are inserted, and no tensorflow import is added for them.
 StmtResult RuleSet::tf2_import_rule(const Node& s, const Env& sigma, const Env& sigma1,
-                                    const std::string& horovod_module) {
+                                    const std::string& horovod_module, bool pin_gpus) {
   auto added = sigma1.minus(sigma);
   std::optional<std::string> tf;
   std::vector<std::string> pre;
@@ -222,7 +281,9 @@ StmtResult RuleSet::tf2_import_rule(const Node& s, const Env& sigma, const Env& 
   if (!tf && s.is(Kind::ImportFrom) && s.field("level").integer == 0 &&
       canonical(s.text("module") + ".").rfind("tensorflow.", 0) == 0) {
     tf = sigma1.get("tensor_flow");
-    if (!tf) {
+    if (!tf && !pin_gpus) {
+      tf = "";
+    } else if (!tf) {
       tf = ctx_.new_id("tf");
       pre.push_back("import tensorflow as " + *tf);
       out = out.with("tensor_flow", *tf).with("import:" + *tf, "tensorflow");
@@ -239,11 +300,19 @@ StmtResult RuleSet::tf2_import_rule(const Node& s, const Env& sigma, const Env& 
     tf_import_top_ = current_top_;
   }
   tf_import_name_ = *tf;
-  std::string gpus = ctx_.new_id("gpus"), gpu = ctx_.new_id("gpu");
   const std::string& h = hvd();
   std::vector<std::string> post = pre;
   post.push_back("import " + horovod_module + " as " + h);
   post.push_back(h + ".init()");
+  if (!pin_gpus) {
+    ctx_.fire(s, "trans_S: import (horovod import, hvd.init(); the ConfigProto pins the GPU)",
+              std::string(section()));
+    StmtResult r = same(s, out);
+    for (std::string& p : post)
+      r.stmts.push_back(OutStmt::fresh(std::move(p)));
+    return r;
+  }
+  std::string gpus = ctx_.new_id("gpus"), gpu = ctx_.new_id("gpu");
   post.push_back(gpus + " = " + *tf + ".config.experimental.list_physical_devices('GPU')");
   post.push_back("for " + gpu + " in " + gpus + ":\n    " + *tf +
                  ".config.experimental.set_memory_growth(" + gpu + ", True)");
@@ -310,8 +379,8 @@ std::optional<StmtResult> RuleSet::minimize_rule(const Node& s, const Node& call
       !is_subclass(cls, sigma, TfClass::KerasOptimizer))
     return std::nullopt;
   auto q = resolve(cls, sigma);
-  auto scaled = scale_argument(inner, {"learning_rate"}, "*", sigma,
-                               q ? default_learning_rate(*q) : std::nullopt);
+  auto scaled =
+      scale_argument(inner, {"learning_rate"}, "*", sigma, q ? default_rate(*q) : std::nullopt);
   if (!scaled) {
     ctx_.warn(inner,
               "the optimizer has no learning rate argument and its default is unknown; "
@@ -339,9 +408,12 @@ std::optional<StmtResult> RuleSet::config_proto_rule(const Node& s, const Node& 
   if (!q || *q != "tensorflow.ConfigProto") return std::nullopt;
   ctx_.fire(s, "trans_S: config proto (recorded, GPU pinned)", std::string(section()));
   StmtResult r = same(s, sigma.with("config_proto", id_r));
-  r.stmts.push_back(OutStmt::fresh(id_r + ".gpu_options.allow_growth = True"));
-  r.stmts.push_back(
-      OutStmt::fresh(id_r + ".gpu_options.visible_device_list = str(" + hvd() + ".local_rank())"));
+  // Amended: a script that sets allow_growth itself keeps its own line (not a second one).
+  if (!module_assigns(id_r + ".gpu_options.allow_growth"))
+    r.stmts.push_back(OutStmt::fresh(id_r + ".gpu_options.allow_growth = True"));
+  if (!module_assigns(id_r + ".gpu_options.visible_device_list"))
+    r.stmts.push_back(OutStmt::fresh(id_r + ".gpu_options.visible_device_list = str(" + hvd() +
+                                     ".local_rank())"));
   return r;
 }
 
@@ -388,6 +460,24 @@ StmtResult RuleSet::tf1_with_rule(const Node& s, const Env& sigma) {
   }
   r.stmts.push_back(OutStmt::keep(s, e));
   return r;
+}
+
+namespace {
+
+bool assigns(const Node& module, const std::string& dotted) {
+  return any_node(module, [&](const Node& n) {
+    if (n.is(Kind::Assign))
+      for (const NodePtr& t : n.list("targets"))
+        if (dotted_name(*t) == dotted) return true;
+    return (n.is(Kind::AnnAssign) || n.is(Kind::AugAssign)) &&
+           dotted_name(*n.child("target")) == dotted;
+  });
+}
+
+}  // namespace
+
+bool RuleSet::module_assigns(const std::string& dotted) const {
+  return module_ && assigns(*module_, dotted);
 }
 
 std::string RuleSet::session_config_code(const std::string& name, const std::string& tf) const {

@@ -31,8 +31,11 @@ class TapeRules final : public RuleSet {
  protected:
   // trans_S⟦import alias*⟧(σ) (2.4): as 2.3, plus `hvd_broadcast_done = False` (trans_M places
   // one flag per optimizer after this import).
+  // Amended: a TensorFlow 1 script in eager mode (`tf.enable_eager_execution()`) pins the GPU in
+  // the config of that call, as Horovod's TF1 eager example does (TensorFlow 1 before 1.14 has
+  // no tf.config).
   StmtResult import_stmt(const Node& s, const Env& sigma, const Env& sigma1) override {
-    return tf2_import_rule(s, sigma, sigma1, "horovod.tensorflow");
+    return tf2_import_rule(s, sigma, sigma1, "horovod.tensorflow", !ctx_.tf1_eager);
   }
 
   // trans_A⟦id⟧(σ) (2.4) adds: LET id = config THEN σ["config" ↦ id]
@@ -67,6 +70,9 @@ class TapeRules final : public RuleSet {
       return r;
     if (auto r = model_rule(s, call, id_r, sigma)) return r;
     if (auto r = checkpoint_rule(s, call, id_r, sigma)) return r;
+    // Amended: the ConfigProto a TF1 eager script passes to tf.enable_eager_execution pins the GPU.
+    if (ctx_.tf1_eager)
+      if (auto r = config_proto_rule(s, call, id_r, sigma)) return r;
     if (auto r = root_rank_assign_rule(s, call, id_r, sigma)) return r;
     return std::nullopt;
   }
@@ -184,6 +190,8 @@ class TapeRules final : public RuleSet {
   std::optional<StmtResult> expr_call(const Node& s, const Node& call, const Env& sigma) override {
     if (auto r = apply_gradients_rule(s, call, sigma)) return r;
     if (auto r = set_visible_devices_rule(s, call, sigma)) return r;
+    if (auto q = resolve(call_func(call), sigma); q && *q == "tensorflow.enable_eager_execution")
+      if (auto r = config_argument_rule(s, call, sigma)) return r;
     return root_rank_rule(s, call, sigma);
   }
 

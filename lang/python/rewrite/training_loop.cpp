@@ -52,6 +52,7 @@ using Sigma = std::map<std::string, Summary>;
 class Summarizer {
  public:
   ModuleSummary out;
+  std::set<std::string> set_session_names;  // names some `set_session(name)` call is given
 
   // summary_S̄⟦stmt_1 ... stmt_n⟧(σ) = (σ_n, tl_1 ⊔ ... ⊔ tl_n)
   LoopKind summary_Sbar(const std::vector<NodePtr>& stmts, Sigma& sigma) {
@@ -73,6 +74,11 @@ class Summarizer {
 
   std::optional<std::string> resolved(const Node& e, const Sigma&) const {
     return resolve(e, imports_);
+  }
+
+  bool is_session(const Node& f) const {
+    auto q = resolve(f, imports_);
+    return q && (*q == "tensorflow.Session" || *q == "tensorflow.InteractiveSession");
   }
 
   void evidence(LoopKind k, const Node& at, std::string what) {
@@ -145,6 +151,18 @@ class Summarizer {
         }
         // Restriction 3.1.4: nor assigned to a variable.
         passed_function(v, sigma, "assigned to a variable");
+        // Amended: `sess = tf.Session(...)` that is only handed to `K.set_session(sess)` carries
+        // Keras' config, like the session written inside the set_session call (summary_E).
+        if (targets.size() == 1 && targets[0]->is(Kind::Name) && v.is(Kind::Call) &&
+            set_session_names.count(targets[0]->text("id")) && is_session(call_func(v))) {
+          out.keras_sessions.insert(targets[0]->text("id"));
+          LoopKind tl = LoopKind::None;
+          for (const NodePtr& x : call_args(v))
+            tl = join(tl, summary_E(*x, sigma));
+          for (const NodePtr& k : call_keywords(v))
+            tl = join(tl, summary_E(*k->child("value"), sigma));
+          return tl;
+        }
         return summary_E(v, sigma);
       }
       case Kind::AugAssign:
@@ -246,12 +264,6 @@ class Summarizer {
   // Amended: tf.Session → Session, MonitoredTrainingSession → Monitored, a call of a function
   // with FuncSummary tl → tl, `m.compile(...)` makes m a model instance, and the calls inside an
   // expression are all looked at.
-  static bool is_set_session(const std::string& q) {
-    const std::string suffix = "backend.set_session";
-    return q.size() >= suffix.size() &&
-           q.compare(q.size() - suffix.size(), suffix.size(), suffix) == 0;
-  }
-
   LoopKind summary_E(const Node& e, Sigma& sigma) {
     LoopKind tl = LoopKind::None;
     if (e.is(Kind::Call)) {
@@ -269,6 +281,10 @@ class Summarizer {
         evidence(LoopKind::Keras, e, *fit + ".fit");
       }
       if (auto q = resolved(f, sigma); q && is_set_session(*q)) {
+        out.keras_session_config = true;
+        auto d = dotted_name(f);
+        auto m = d ? imports_.get("import:" + d->substr(0, d->find('.'))) : std::nullopt;
+        if (m && (*m == "keras" || m->rfind("keras.", 0) == 0)) out.standalone_keras = true;
         // Amended: a TF1 session that only carries a config to Keras
         // (`K.set_session(tf.Session(config=config))`, Horovod's TF1 Keras example) is not a
         // training loop of its own; its arguments are still looked at.
@@ -287,6 +303,7 @@ class Summarizer {
         return tl;
       }
       if (auto q = resolved(f, sigma)) {
+        if (*q == "tensorflow.enable_eager_execution") out.tf1_eager = true;
         if (*q == "tensorflow.GradientTape") {
           tl = join(tl, LoopKind::Tape);
           evidence(LoopKind::Tape, e, "GradientTape");
@@ -339,8 +356,28 @@ class Summarizer {
 
 }  // namespace
 
+namespace {
+
+// The names passed to a `set_session` call (`sess = tf.Session(...)` then `K.set_session(sess)`).
+void collect_set_session_names(const Node& n, std::set<std::string>& names) {
+  if (n.is(Kind::Call) && call_args(n).size() == 1 && call_args(n).front()->is(Kind::Name)) {
+    const Node& f = call_func(n);
+    if ((f.is(Kind::Attribute) && f.text("attr") == "set_session") || is_name(f, "set_session"))
+      names.insert(call_args(n).front()->text("id"));
+  }
+  for (const Field& f : n.fields) {
+    if (f.tag == Field::Tag::Node && f.node) collect_set_session_names(*f.node, names);
+    if (f.tag == Field::Tag::List)
+      for (const NodePtr& c : f.list)
+        if (c) collect_set_session_names(*c, names);
+  }
+}
+
+}  // namespace
+
 ModuleSummary summary_M(const Node& module) {
   Summarizer s;
+  collect_set_session_names(module, s.set_session_names);
   Sigma sigma;
   s.out.loop = s.summary_Sbar(module.list("body"), sigma);
   return std::move(s.out);

@@ -37,8 +37,16 @@ struct ModuleSummary {
   std::set<std::string> model_classes;    // classes derived from keras.Model
   std::set<std::string> model_instances;  // names bound to model instances
   bool imports_tensorflow = false;
-  SourceLoc horovod_import;             // known() when the script imports horovod already
-  std::vector<Diagnostic> diagnostics;  // Sec. 3.1 restrictions 4 and 5
+  // `K.set_session(tf.Session(...))`: a TF1 session carries the config of Keras (Horovod's TF1
+  // Keras example); `standalone_keras` when that Keras is the `keras` package, not tf.keras.
+  bool keras_session_config = false;
+  bool standalone_keras = false;
+  // `tf.enable_eager_execution(...)`: a TensorFlow 1 script in eager mode (its config pins the
+  // GPU).
+  bool tf1_eager = false;
+  std::set<std::string> keras_sessions;  // `sess = tf.Session(...)` handed to `K.set_session(sess)`
+  SourceLoc horovod_import;              // known() when the script imports horovod already
+  std::vector<Diagnostic> diagnostics;   // Sec. 3.1 restrictions 4 and 5
 };
 
 // summary_M⟦id stmt* type_ignore⟧

@@ -9,6 +9,7 @@ for gpu in gpus:
     tf.config.experimental.set_memory_growth(gpu, True)
 if gpus:
     tf.config.experimental.set_visible_devices(gpus[hvd.local_rank()], 'GPU')
+import math
 
 # Use only the first GPU.
 
@@ -46,10 +47,10 @@ callbacks = [
 
 callbacks_1 = [hvd.callbacks.BroadcastGlobalVariablesCallback(root_rank=0)]
 callbacks_1 += [callback for callback in callbacks if hvd.rank() == 0 or not isinstance(callback, (tf.keras.callbacks.ModelCheckpoint, tf.keras.callbacks.TensorBoard))]
-history = model.fit(x_train, y_train, batch_size=BATCH_SIZE, epochs=EPOCHS,
+history = model.fit(x_train, y_train, batch_size=BATCH_SIZE, epochs=int(math.ceil(EPOCHS / hvd.size())),
                     callbacks=callbacks_1, validation_data=(x_test, y_test), verbose=1 if hvd.rank() == 0 else 0)
 
-score = model.evaluate(x_test, y_test, verbose=0 if hvd.rank() == 0 else 0)
+score = model.evaluate(x_test, y_test, verbose=0)
 if hvd.rank() == 0:
     print('Test loss:', score[0])
 if hvd.rank() == 0:

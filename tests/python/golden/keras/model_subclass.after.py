@@ -6,6 +6,7 @@ for gpu in gpus:
     tf.config.experimental.set_memory_growth(gpu, True)
 if gpus:
     tf.config.experimental.set_visible_devices(gpus[hvd.local_rank()], 'GPU')
+import math
 
 
 class Net(tf.keras.Model):
@@ -18,6 +19,6 @@ optim = tf.keras.optimizers.SGD(learning_rate=0.01 * hvd.size())
 optim = hvd.DistributedOptimizer(optim)
 net.compile(optimizer=optim, loss='mse')
 callbacks = [hvd.callbacks.BroadcastGlobalVariablesCallback(root_rank=0)]
-net.fit(x, y, epochs=3, callbacks=callbacks, verbose=1 if hvd.rank() == 0 else 0)
+net.fit(x, y, epochs=int(math.ceil(3 / hvd.size())), callbacks=callbacks, verbose=1 if hvd.rank() == 0 else 0)
 if hvd.rank() == 0:
     net.save_weights('net.h5')

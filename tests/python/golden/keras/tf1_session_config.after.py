@@ -2,17 +2,12 @@
 # second training loop; the config pins the GPU.
 import keras
 import tensorflow as tf
-import horovod.tensorflow.keras as hvd
+import horovod.keras as hvd
 hvd.init()
-gpus = tf.config.experimental.list_physical_devices('GPU')
-for gpu in gpus:
-    tf.config.experimental.set_memory_growth(gpu, True)
-if gpus:
-    tf.config.experimental.set_visible_devices(gpus[hvd.local_rank()], 'GPU')
+import math
 from keras import backend as K
 
 config = tf.ConfigProto()
-config.gpu_options.allow_growth = True
 config.gpu_options.visible_device_list = str(hvd.local_rank())
 config.gpu_options.allow_growth = True
 K.set_session(tf.Session(config=config))
@@ -24,4 +19,4 @@ opt = hvd.DistributedOptimizer(opt)
 model.compile(loss="mse", optimizer=opt)
 x_train = y_train = None
 callbacks = [hvd.callbacks.BroadcastGlobalVariablesCallback(root_rank=0)]
-model.fit(x_train, y_train, epochs=12, callbacks=callbacks, verbose=1 if hvd.rank() == 0 else 0)
+model.fit(x_train, y_train, epochs=int(math.ceil(12 / hvd.size())), callbacks=callbacks, verbose=1 if hvd.rank() == 0 else 0)

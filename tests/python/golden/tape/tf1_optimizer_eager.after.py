@@ -3,14 +3,12 @@
 import tensorflow as tf
 import horovod.tensorflow as hvd
 hvd.init()
-gpus = tf.config.experimental.list_physical_devices('GPU')
-for gpu in gpus:
-    tf.config.experimental.set_memory_growth(gpu, True)
-if gpus:
-    tf.config.experimental.set_visible_devices(gpus[hvd.local_rank()], 'GPU')
 hvd_broadcast_done = False
 
-tf.compat.v1.enable_eager_execution()
+config = tf.compat.v1.ConfigProto()
+config.gpu_options.allow_growth = True
+config.gpu_options.visible_device_list = str(hvd.local_rank())
+tf.compat.v1.enable_eager_execution(config=config)
 model = tf.keras.Sequential([tf.keras.layers.Dense(10)])
 opt = tf.compat.v1.train.AdamOptimizer(0.001 * hvd.size())
 dataset = tf.data.Dataset.range(10)

@@ -1,0 +1,3 @@
+def first(t: tuple[float]) -> float:
+    return t[0]
+print(first(2.0))
