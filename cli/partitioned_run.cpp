@@ -76,7 +76,7 @@ class RankLoop {
     Clock::time_point idle_since = Clock::now();
     while (!done_) {
       std::vector<graph::Message> out;
-      bool more = runner_.run(out, 4096);
+      bool more = runner_.run(out, graph::kFiringsPerBatch);
       send_data(out);
       bool received = poll(heard);
       complete_sends();

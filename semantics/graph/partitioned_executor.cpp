@@ -624,7 +624,7 @@ Value<double> run_partitioned(const Partitioned& p, const std::vector<Value<doub
     progress = false;
     for (std::uint32_t r = 0; r < n; ++r) {
       out.clear();
-      runners[r]->run(out);
+      if (runners[r]->run(out, kFiringsPerBatch)) progress = true;
       for (const Message& m : out) {
         const Channel& c = p.channels[m.channel];
         // Through the wire encoding, as between MPI processes.

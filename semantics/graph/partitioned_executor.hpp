@@ -40,6 +40,11 @@ struct PartitionedStats {
   std::vector<std::vector<std::uint64_t>> messages, bytes, dead_messages;
 };
 
+// How many node instances a partition fires before it exchanges messages, in one process and
+// under MPI: large enough to amortise an exchange, small enough that a partition does not run
+// far ahead of the others (the frames waiting on its messages would pile up).
+inline constexpr std::size_t kFiringsPerBatch = 4096;
+
 // One partition's executor.
 class PartitionRunner {
  public:
@@ -70,9 +75,10 @@ class PartitionRunner {
   std::unique_ptr<Impl> impl_;
 };
 
-// Runs every partition in this process, round-robin, until nothing is left to fire; returns
-// main's value or throws its earliest Undefined, as run_graph does. A run that stops with a
-// node still waiting (a deadlock: only possible under an ablation) throws InternalError.
+// Runs every partition in this process, round-robin (kFiringsPerBatch firings at a time),
+// until nothing is left to fire; returns main's value or throws its earliest Undefined, as
+// run_graph does. A run that stops with a node still waiting (a deadlock: only possible under
+// an ablation) throws InternalError.
 Value<double> run_partitioned(const Partitioned& p, const std::vector<Value<double>>& inputs,
                               const PartitionedOptions& options, NameSupply& names,
                               PartitionedStats* stats = nullptr);
