@@ -69,27 +69,37 @@ void add_check(CLI::App& app, int& exit_code) {
       ->add_option("--property", st->opts.properties,
                    "run only this property (repeatable): " + names)
       ->type_name("NAME");
-  check->add_option("--count", st->opts.count, "random programs per property")
-      ->capture_default_str();
-  check->add_option("--seed", st->opts.seed, "the seed; a run is deterministic for a seed")
-      ->capture_default_str();
-  check->add_option(
+  CLI::Option* count = check->add_option("--count", st->opts.count, "random programs per property")
+                           ->capture_default_str();
+  CLI::Option* seed =
+      check->add_option("--seed", st->opts.seed, "the seed; a run is deterministic for a seed")
+          ->capture_default_str();
+  CLI::Option* max_size = check->add_option(
       "--max-size", st->opts.max_size,
       "the largest program size (default " + std::to_string(checker::kDefaultMaxSize) + ")");
-  check
-      ->add_option("--shard", st->shard,
-                   "run only the programs i, i+N, i+2N, ... of the run (I/N, 0 <= I < N)")
-      ->default_str("0/1");
+  CLI::Option* shard =
+      check
+          ->add_option("--shard", st->shard,
+                       "run only the programs i, i+N, i+2N, ... of the run (I/N, 0 <= I < N)")
+          ->default_str("0/1");
   check->add_option("--precision", st->precision, "scalar type: double, 50, 100 or exact")
       ->check(CLI::IsMember({"double", "50", "100", "exact"}))
       ->default_str("double");
-  check->add_option("FILE", st->opts.file,
-                    "a .ad or .py program to check at its inputs (--env) instead of random "
-                    "programs; --count, --seed, --max-size and --shard then do not apply");
+  // One program or random ones: the options of the one do not silently pass for the other.
+  CLI::Option* file =
+      check
+          ->add_option("FILE", st->opts.file,
+                       "a .ad or .py program to check at its inputs (--env) instead of random "
+                       "programs (then --count, --seed, --max-size and --shard do not apply)")
+          ->excludes(count)
+          ->excludes(seed)
+          ->excludes(max_size)
+          ->excludes(shard);
   check
       ->add_option("--env", st->opts.env,
                    "with FILE: an input value, NAME=VALUE (e.g. x=0.5); repeatable")
-      ->type_name("NAME=VALUE");
+      ->type_name("NAME=VALUE")
+      ->needs(file);
   check
       ->add_option("--predicates", st->predicates,
                    "strict (the paper's; every property must hold) or total (the conventional "

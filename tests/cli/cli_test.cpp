@@ -175,6 +175,17 @@ TEST(Cli, CheckOneProgramShowsWhereTheConventionalDerivativeDiffers) {
   r = adlang({"check", f, "--property", "nope"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("unknown property 'nope'"), std::string::npos) << r.err;
+  // The options of random programs are refused with one program, --env without it.
+  for (const char* option : {"--count", "--seed", "--max-size"}) {
+    r = adlang({"check", f, "--env", "x=0.5", option, "5"});
+    EXPECT_EQ(r.exit_code, 2) << option;
+    EXPECT_NE(r.err.find(std::string(option) + " excludes FILE"), std::string::npos) << r.err;
+  }
+  r = adlang({"check", f, "--env", "x=0.5", "--shard", "0/2"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  r = adlang({"check", "--env", "x=0.5"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--env requires FILE"), std::string::npos) << r.err;
 }
 
 TEST(Cli, HelpOnEverySubcommand) {
