@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "lang/address_sanitizer.hpp"
+
 namespace adlang {
 
 namespace stack_detail {
@@ -46,11 +48,8 @@ inline void check_stack(const char* what) {
 // Under AddressSanitizer it is 64 MiB: ASan cannot clean the shadow of a larger stack when an
 // exception unwinds it (google/sanitizers#189) and then reports false errors, so sanitizer
 // builds check memory safety at the depths a 64 MiB stack reaches.
-#if defined(__SANITIZE_ADDRESS__)
-inline constexpr std::size_t kLargeStackBytes = std::size_t(64) << 20;
-#else
-inline constexpr std::size_t kLargeStackBytes = std::size_t(4) << 30;
-#endif
+inline constexpr std::size_t kLargeStackBytes =
+    kAddressSanitizer ? std::size_t(64) << 20 : std::size_t(4) << 30;
 
 // Runs `body` on a new thread with a stack of `bytes` bytes and waits for it; an exception
 // thrown by `body` is rethrown in the caller.

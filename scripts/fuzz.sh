@@ -4,10 +4,10 @@
 #   scripts/fuzz.sh TARGET SECONDS   fuzz one target (fuzz_front, fuzz_run, fuzz_symbolic,
 #                                    fuzz_den, fuzz_fmt, fuzz_pyrewrite) for SECONDS
 #   scripts/fuzz.sh --smoke SECONDS  every target for SECONDS each (what CI runs)
-#   scripts/fuzz.sh --build          only build the targets (build-fuzz/, clang-14)
+#   scripts/fuzz.sh --build          only build the targets (build-sanitize/, clang-14)
 #
 # The targets are built with clang-14 (-fsanitize=fuzzer-no-link,address,undefined) in
-# build-fuzz/. A run starts from fuzz/corpus/TARGET, fuzz/regressions/TARGET and the seeds
+# build-sanitize/, the build of scripts/test.sh --sanitize (scripts/sanitize_build.sh). A run starts from fuzz/corpus/TARGET, fuzz/regressions/TARGET and the seeds
 # (examples/ and tests/cli/budget/, or examples/python/ for fuzz_pyrewrite), grows a working
 # corpus in build-fuzz/corpus/TARGET (not the repository's), and writes a crashing input to
 # build-fuzz/findings/TARGET/; copy it to fuzz/regressions/TARGET/ once fixed. Exit status 1
@@ -22,12 +22,13 @@ usage() {
   exit 2
 }
 
+source scripts/sanitize_build.sh
+build_dir=$sanitize_build_dir
+
 build() {
   ./scripts/install-deps.sh
-  cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
-    -DCMAKE_CXX_COMPILER=clang++-14 -DADLANG_FUZZ=ON -DADLANG_BUILD_TESTS=OFF >/dev/null
-  cmake --build build-fuzz -j"$jobs" --target "$@"
+  cmake -S . -B "$build_dir" "${sanitize_flags[@]}" >/dev/null
+  cmake --build "$build_dir" -j"$jobs" --target "$@"
 }
 
 run() {
@@ -44,7 +45,7 @@ run() {
   echo "== $target for ${seconds}s"
   ASAN_OPTIONS="detect_leaks=$leaks:abort_on_error=1:detect_stack_use_after_return=0" \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    "build-fuzz/fuzz/$target" "build-fuzz/corpus/$target" "fuzz/corpus/$target" \
+    "$build_dir/fuzz/$target" "build-fuzz/corpus/$target" "fuzz/corpus/$target" \
     "fuzz/regressions/$target" "${seeds[@]}" -dict="$dict" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
     -artifact_prefix="build-fuzz/findings/$target/" 2>&1 |

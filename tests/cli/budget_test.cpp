@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/process.hpp"
+#include "lang/address_sanitizer.hpp"
 #include "lang/resource_budget.hpp"
 
 namespace adlang::test {
@@ -20,11 +21,7 @@ std::string program(const std::string& name) {
 // The time bound of the defaults is for the Release build on this machine, in CPU time (the
 // machine is shared: wall time also measures the other jobs; a hang is caught by kWallSeconds);
 // sanitizers make the same work several times slower, so there the bound only catches a hang.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr double kSeconds = 60;
-#else
-constexpr double kSeconds = 10;
-#endif
+constexpr double kSeconds = kAddressSanitizer ? 60 : 10;
 constexpr double kWallSeconds = 120;
 
 ProcessResult adlang(std::vector<std::string> args) {

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "cli/process.hpp"
+#include "lang/address_sanitizer.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/parser.hpp"
 #include "lang/python/lower/python_lowering.hpp"
@@ -160,12 +161,6 @@ TEST(ThesisPrograms, DeviceBlocksArePlacements) {
   EXPECT_EQ(lowered.defaults[0].name.str() + "=" + lowered.defaults[0].value, "n=5");
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitizerStack = true;
-#else
-constexpr bool kSanitizerStack = false;
-#endif
-
 // The evaluators whose depth of recursion on the machine stack follows the program's: the
 // reference one (run --unfold) and the denotational one (den).
 bool recurses_on_the_stack(const std::vector<std::string>& engine) {
@@ -202,7 +197,7 @@ TEST(ThesisPrograms, GiveTheThesisValuesUnderEveryEngine) {
       args.push_back(r.file);
       args.insert(args.end(), r.env.begin(), r.env.end());
       std::string value = r.value;
-      if (kSanitizerStack && r.file == "primes.py" && recurses_on_the_stack(engine)) {
+      if (kAddressSanitizer && r.file == "primes.py" && recurses_on_the_stack(engine)) {
         // primes(7500) recurses about 25000 calls deep; the reference and denotational
         // evaluators follow that recursion on the machine stack, which AddressSanitizer
         // limits to 64 MiB (lang/stack.hpp) and inflates with redzones. The sanitizer build
