@@ -111,10 +111,12 @@ class RankLoop {
       if (more || received || !out.empty()) {
         idle_rounds = 0;
         idle_since = Clock::now();
-      } else if (++idle_rounds > 10 && Clock::now() - idle_since > std::chrono::milliseconds(2)) {
-        std::this_thread::sleep_for(std::chrono::microseconds(100));
       } else {
-        std::this_thread::yield();
+        ++idle_rounds;
+        if (Clock::now() - idle_since > std::chrono::milliseconds(2))
+          std::this_thread::sleep_for(std::chrono::microseconds(100));
+        else
+          std::this_thread::yield();
       }
     }
     while (!pending_.empty())
@@ -169,6 +171,7 @@ class RankLoop {
   // (u32 length, its encoding). The statistics count Messages; the termination counters
   // count MPI messages (what can be in flight).
   void send_data(const std::vector<graph::Message>& out) {
+    if (out.empty()) return;  // the idle loop passes here every round
     std::vector<std::string> batch(size_);
     for (const graph::Message& m : out) {
       const graph::Channel& c = p_.channels[m.channel];

@@ -20,15 +20,8 @@ export OMPI_MCA_btl=self,vader
 mpirun=(mpirun --allow-run-as-root --oversubscribe)
 
 # Factorial's layout from Appendix B, applied to fib and tak: the base case on one partition,
-# each recursive call site on another.
-cat >"$work/fib.ad" <<'AD'
-def fib(n: real): real =
-  if n < 1.5
-  then 1
-  else fib(n - 1)
-     + fib(n - 2);
-fib(n)
-AD
+# each recursive call site on another (tests/cli/partitioned/fib_by_lines.ad: a line each).
+fib_by_lines=$(dirname "$0")/../../tests/cli/partitioned/fib_by_lines.ad
 cat >"$work/tak.ad" <<'AD'
 def tak(p: real^3): real = let (x: real, y: real, z: real) = p in
   if y < x - 0.5
@@ -95,7 +88,7 @@ run_case() { # NAME FILE ENV PLACE2 PLACE3
 
 echo "| program | static graph | 1 partition | 2 partitions, one process | mpirun -n 2 | 3 partitions, one process | mpirun -n 3 | speedup 2 ranks | speedup 3 ranks |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-run_case "fib($fib_n)" "$work/fib.ad" "--env n=$fib_n" \
+run_case "fib($fib_n)" "$fib_by_lines" "--env n=$fib_n" \
   "--place fib=0 --place fib:5=1" "--place fib=0 --place fib:4=1 --place fib:5=2"
 run_case "tak(${tak[0]},${tak[1]},${tak[2]})" "$work/tak.ad" \
   "--env x=${tak[0]} --env y=${tak[1]} --env z=${tak[2]}" \

@@ -8,6 +8,7 @@
 set -uo pipefail
 adlang=$1
 src=$2
+fib_by_lines=$src/tests/cli/partitioned/fib_by_lines.ad  # a line per call site
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # OpenMPI as root needs --allow-run-as-root; more ranks than cores need --oversubscribe.
@@ -38,14 +39,6 @@ def fac(n: real): real = if n < 0.5
   else n * fac(n - 1);
 fac(n)
 AD
-cat >"$work/fib.ad" <<'AD'
-def fib(n: real): real =
-  if n < 1.5
-  then 1
-  else fib(n - 1)
-     + fib(n - 2);
-fib(n)
-AD
 cat >"$work/mutual.ad" <<'AD'
 def even(n: real): real = if n < 0.5 then 1 else odd(n - 1);
 def odd(n: real): real = if n < 0.5 then 0 else even(n - 1);
@@ -71,7 +64,7 @@ same 2 120 "$work/fac.ad" --env n=5 --place fac=1 --place fac:2=0 --place main=0
 same 2 120 "$src/examples/thesis/fac.py"
 # The thesis's programs, automatic placement and split by lines, on 2 and 3 ranks.
 for n in 2 3; do
-  same "$n" 10946 "$work/fib.ad" --env n=20 --place fib:5=$((n - 1)) --place fib:3=1
+  same "$n" 10946 "$fib_by_lines" --env n=20 --place fib:5=$((n - 1)) --place fib:3=1
   same "$n" 10946 "$src/examples/thesis/fib.ad" --env n=20
   same "$n" 61 "$src/examples/thesis/ack.ad" --env m=3 --env n=3 --place main=$((n - 1))
   same "$n" 7 "$src/examples/thesis/tak.ad" --env x=18 --env y=12 --env z=6 --place main=1
@@ -109,7 +102,7 @@ fi
 # answering: rank 0 ends it with exit 6 after --progress-timeout seconds.
 for signal in KILL STOP; do
   start=$(date +%s)
-  "${mpirun[@]}" -n 2 "$adlang" run "$work/fib.ad" --env n=40 --engine graph --partitions 2 \
+  "${mpirun[@]}" -n 2 "$adlang" run "$fib_by_lines" --env n=40 --engine graph --partitions 2 \
     --place fib=0 --place fib:5=1 --progress-timeout 4 >"$work/out" 2>&1 &
   job=$!
   # The victim is rank 1 (OpenMPI sets OMPI_COMM_WORLD_RANK in each process's environment).
