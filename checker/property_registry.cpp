@@ -60,6 +60,13 @@ const PropertyInfo* find_property(const std::string& name) {
   return nullptr;
 }
 
+std::string property_names() {
+  std::string names;
+  for (const PropertyInfo& p : all_properties())
+    names += std::string(names.empty() ? "" : ", ") + p.name;
+  return names;
+}
+
 GenConfig default_generator(unsigned max_size) {
   GenConfig g;
   g.max_size = max_size == 0 ? kDefaultMaxSize : max_size;

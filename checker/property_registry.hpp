@@ -133,6 +133,9 @@ const std::vector<PropertyInfo>& all_properties();
 // The property called `name`, or null.
 const PropertyInfo* find_property(const std::string& name);
 
+// Every property's name, "a, b, c" (for help texts and the note after an unknown name).
+std::string property_names();
+
 // The generator settings a property uses for programs of size at most `max_size`.
 GenConfig generator_config(const PropertyInfo& p, unsigned max_size);
 

@@ -57,15 +57,10 @@ int check_one_program(const CommonOptions& opts, const std::vector<std::string>&
                       bool linear_r, std::ostream& out, std::ostream& err) {
   std::vector<PropertyInfo> chosen;
   for (const std::string& name : properties) {
-    const PropertyInfo* p = nullptr;
-    for (const PropertyInfo& q : all_properties())
-      if (q.name == name) p = &q;
+    const PropertyInfo* p = checker::find_property(name);
     if (!p) {
-      std::string names;
-      for (const PropertyInfo& q : all_properties())
-        names += std::string(names.empty() ? "" : ", ") + q.name;
-      err << "adlang: error: unknown property '" << name << "'\nnote: the properties are " << names
-          << "\n";
+      err << "adlang: error: unknown property '" << name << "'\nnote: the properties are "
+          << checker::property_names() << "\n";
       return kExitUsage;
     }
     chosen.push_back(*p);
@@ -165,10 +160,8 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
   try {
     report = checker::run_checks(ro, config, progress);
   } catch (const std::invalid_argument& e) {
-    std::string names;
-    for (const PropertyInfo& p : all_properties())
-      names += std::string(names.empty() ? "" : ", ") + p.name;
-    err << "adlang: error: " << e.what() << "\nnote: the properties are " << names << "\n";
+    err << "adlang: error: " << e.what() << "\nnote: the properties are "
+        << checker::property_names() << "\n";
     return abort_ranks(ranks, kExitUsage);
   } catch (const BudgetExceeded& e) {
     err << "adlang: error: undefined: " << e.what() << "\n";

@@ -58,9 +58,7 @@ void add_check(CLI::App& app, int& exit_code) {
     bool no_progress = false;
   };
   auto st = std::make_shared<State>();
-  std::string names;
-  for (const PropertyInfo& p : all_properties())
-    names += std::string(names.empty() ? "" : ", ") + p.name;
+  const std::string names = checker::property_names();
   CLI::App* check = app.add_subcommand(
       "check",
       "check the paper's theorems on random programs: the evaluators, R and the denotation "

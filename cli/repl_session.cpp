@@ -1,10 +1,8 @@
 #include "cli/repl_session.hpp"
 
 #include <algorithm>
-#include <iomanip>
 #include <sstream>
 
-#include "checker/property_registry.hpp"
 #include "cli/checker_commands.hpp"
 #include "cli/command_runner.hpp"
 #include "cli/commands.hpp"
