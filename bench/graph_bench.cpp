@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
     std::shared_ptr<SourceFile> file;
     GraphProgram gp;
     try {
-      gp = load_graph_program(ro, file);
+      gp = load_graph_program(ro, file, graph::RdLowering::Adjoint);
     } catch (const std::exception& e) {
       std::printf("%-14s skipped: %s\n", c.name, e.what());
       continue;

@@ -17,6 +17,14 @@ Outcome graph_agrees(const Program& program, const CheckConfig& config);
 Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type>>& inputs,
                         const std::vector<Value<double>>& values, const CheckConfig& config);
 
+// graph-rd-agrees: with every rd lowered to reverse mode inside the graph (forward and adjoint
+// bodies, docs/graph-ad.md), the graph on the static and dynamic engines, at 1 and 4 threads,
+// gives the value of the compiled evaluator with the linear R within the checker's double
+// tolerance (and the same bits on every engine and thread count), or an undefinedness of the
+// same kind. Programs without rd are discarded.
+Outcome graph_rd_agrees_on(const Term& term, const std::vector<std::pair<Name, Type>>& inputs,
+                           const std::vector<Value<double>>& values, const CheckConfig& config);
+
 // partitioned-agrees: the graph split over 2 or 3 partitions by a random placement (from
 // `choices`), run in one process (semantics/graph/partitioned_executor.hpp), gives the compiled
 // evaluator's value to the bit, or an undefinedness of the same kind. Runs that exhaust the

@@ -8,8 +8,8 @@
 #include "lang/diagnostics.hpp"
 #include "lang/printer.hpp"
 #include "lang/resolve.hpp"
-#include "lang/verifier.hpp"
 #include "lang/vector_space.hpp"
+#include "lang/verifier.hpp"
 
 namespace adlang::checker {
 
@@ -74,7 +74,9 @@ class Generator {
     }
     Type result = want ? *want : rng_.chance(0.6) ? Type::real() : random_type(rng_, 2);
     unsigned size = 2 + rng_.below(c_.max_size > 2 ? c_.max_size - 1 : 1);
-    if (c_.recursion && rng_.chance(0.12)) {
+    if (c_.rd_main && c_.max_rd_depth > 0 && rng_.chance(0.6)) {
+      p.term = rd(result, size);
+    } else if (c_.recursion && rng_.chance(0.12)) {
       p.term = mutual_group(result, size);
     } else {
       p.term = gen(result, size);
@@ -168,7 +170,7 @@ class Generator {
     if (t.real_power_exponent() >= 2 || t.is_real()) forms.push_back({kScale, 1});
     forms.insert(forms.end(), {{kProj, 2}, {kLet, 3}});
     if (!trace_only_ && c_.conditionals) forms.push_back({kIf, 3});
-    if (!trace_only_ && rd_depth_ < c_.max_rd_depth) forms.push_back({kRd, 3});
+    if (!trace_only_ && rd_depth_ < c_.max_rd_depth) forms.push_back({kRd, c_.rd_weight});
     if (!trace_only_ && c_.recursion) {
       forms.push_back({kLetRec, 2});
       std::vector<Name> seen;

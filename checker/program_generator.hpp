@@ -31,6 +31,8 @@ namespace adlang::checker {
 struct GenConfig {
   unsigned max_size = 10;        // size budget of the main term (roughly its node count)
   unsigned max_rd_depth = 3;     // rd nested inside rd (0: no rd)
+  unsigned rd_weight = 3;        // how often a term is an rd (the other forms weigh 1-6)
+  bool rd_main = false;          // the main term is an rd more often than not
   bool polynomial_only = false;  // only + - * / neg dot scale (exact rationals)
   bool recursion = true;         // letrec and calls
   bool conditionals = true;

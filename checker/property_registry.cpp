@@ -38,7 +38,8 @@ Evaluators<S> production() {
 Implementations production_implementations() {
   return Implementations{production<double>(),   production<Mpfr50>(),
                          production<Mpfr100>(),  production<Rational>(),
-                         &adlang::reverse_deriv, &adlang::linear_reverse_deriv};
+                         &adlang::reverse_deriv, &adlang::linear_reverse_deriv,
+                         &graph::lower_to_graph, &graph::run_graph};
 }
 
 const std::vector<PropertyInfo>& all_properties() {

@@ -33,6 +33,8 @@
 #include "checker/program_generator.hpp"
 #include "semantics/compiled_eval.hpp"
 #include "semantics/eval_context.hpp"
+#include "semantics/graph/executor.hpp"
+#include "semantics/graph/lower.hpp"
 #include "semantics/symbolic_eval.hpp"
 
 namespace adlang::checker {
@@ -61,6 +63,12 @@ struct Implementations {
   Evaluators<Rational> q;
   ReverseDerivFn reverse_deriv;         // Fig. 6 (ad/reverse_deriv.hpp)
   ReverseDerivFn linear_reverse_deriv;  // reverse accumulation (ad/linear_reverse_deriv.hpp)
+  // The tagged graph's lowering (with reverse mode) and executor (semantics/graph), as
+  // graph-rd-agrees uses them.
+  graph::Graph (*lower_graph)(const Term&, const std::vector<std::pair<Name, Type>>&,
+                              graph::RdLowering);
+  Value<double> (*run_graph)(const graph::Graph&, const std::vector<Value<double>>&,
+                             const graph::GraphOptions&, NameSupply&, graph::GraphStats*);
 
   template <class S>
   const Evaluators<S>& get() const;

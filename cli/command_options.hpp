@@ -81,6 +81,7 @@ struct RunCommandOptions : CommonOptions {
   std::uint64_t max_frames = 4'000'000;  // --max-frames (graph engines)
   bool stats = false;                    // --stats (graph engines): counts on stderr
   bool propagate_dead = false;           // --deadness propagate (graph engines)
+  bool rd_host = false;                  // --rd host (graph engines): the host-side Rd node
   // --partitions N (graph engine): the partitioned graph (docs/graph-partition.md), in this
   // process or one partition per MPI process under mpirun; 0: not partitioned.
   std::uint32_t partitions = 0;
@@ -98,6 +99,7 @@ struct GraphCommandOptions {
   std::uint64_t max_frames = 4'000'000;
   PredicateMode predicates = PredicateMode::Strict;
   bool propagate_dead = false;
+  bool rd_host = false;            // --rd host: rd as one host-side node
   std::uint32_t partitions = 0;    // --partitions N: draw the partitioned graph
   std::vector<std::string> place;  // --place
 };

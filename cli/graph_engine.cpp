@@ -22,7 +22,8 @@ int run_on_graph(const RunCommandOptions& opts, std::ostream& out, std::ostream&
                          "the reference evaluator only; use --engine reference\n");
   if (opts.threads < 1 || opts.threads > 256)
     throw CommandFailure(kExitUsage, "adlang: error: --threads must be between 1 and 256\n");
-  GraphProgram gp = load_graph_program(opts, file);
+  GraphProgram gp = load_graph_program(
+      opts, file, opts.rd_host ? graph::RdLowering::Host : graph::RdLowering::Adjoint);
   check_printable(*gp.program);
   const graph::Graph& g = gp.graph;
   graph::GraphOptions go;
@@ -45,7 +46,8 @@ int run_on_graph(const RunCommandOptions& opts, std::ostream& out, std::ostream&
   return int(kExitOk);
 }
 
-GraphProgram load_graph_program(const CommonOptions& opts, std::shared_ptr<SourceFile>& file) {
+GraphProgram load_graph_program(const CommonOptions& opts, std::shared_ptr<SourceFile>& file,
+                                graph::RdLowering rd) {
   GraphProgram gp;
   gp.program = load_program<double>(opts, file);
   std::vector<std::pair<Name, Type>> names;
@@ -53,7 +55,7 @@ GraphProgram load_graph_program(const CommonOptions& opts, std::shared_ptr<Sourc
     names.emplace_back(in.name, in.type);
     gp.inputs.push_back(in.value);
   }
-  gp.graph = graph::lower_to_graph(gp.program->term, names);
+  gp.graph = graph::lower_to_graph(gp.program->term, names, rd);
   return gp;
 }
 
@@ -85,6 +87,11 @@ std::string graph_stats_text(const graph::Graph& g, const graph::GraphStats* run
     o << "dead tokens: " << run->dead_tokens << "\n";
     o << "calls: " << run->calls << "\n";
     if (run->bodies_copied) o << "bodies copied: " << run->bodies_copied << "\n";
+    if (g.store_slots > 0) {
+      o << "saved values: " << run->saved_values << "\n";
+      o << "peak saved values: " << run->peak_saved_values << " (" << run->peak_saved_bytes
+        << " bytes with their tags)\n";
+    }
   }
   return o.str();
 }

@@ -11,6 +11,7 @@
 #include "lang/source.hpp"
 #include "semantics/graph/executor.hpp"
 #include "semantics/graph/graph.hpp"
+#include "semantics/graph/lower.hpp"
 
 namespace adlang {
 
@@ -21,8 +22,9 @@ struct GraphProgram {
   std::vector<Value<double>> inputs;
 };
 
-// Loads `opts.file` (double precision) and lowers it.
-GraphProgram load_graph_program(const CommonOptions& opts, std::shared_ptr<SourceFile>& file);
+// Loads `opts.file` (double precision) and lowers it, with its rds lowered as `rd` says.
+GraphProgram load_graph_program(const CommonOptions& opts, std::shared_ptr<SourceFile>& file,
+                                graph::RdLowering rd);
 
 // The result line of `adlang run`: the value, or with `json` the JSON object with its calls.
 void print_run_result(std::ostream& out, bool json, const LoadedProgram<double>& p,

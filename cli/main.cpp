@@ -128,6 +128,12 @@ int main(int argc, char** argv) {
       ->default_str("elide");
   run->add_flag("--stats", run_opts.stats,
                 "graph engines: print frames, tokens and dead tokens to standard error");
+  std::string run_rd = "graph";
+  run->add_option("--rd", run_rd,
+                  "graph engines: graph: rd in reverse mode inside the graph (forward and "
+                  "adjoint bodies); host: one node evaluated by symbolic evaluation and R")
+      ->check(CLI::IsMember({"graph", "host"}))
+      ->default_str("graph");
   run->add_option("--partitions", run_opts.partitions,
                   "graph engine: split the graph over N partitions (thesis Sec. 5.4), run in "
                   "this process, or one per process under mpirun -n N");
@@ -170,6 +176,12 @@ int main(int argc, char** argv) {
   graph_cmd->add_option("--deadness", graph_deadness, "propagate or elide (--stats)")
       ->check(CLI::IsMember({"propagate", "elide"}))
       ->default_str("elide");
+  std::string graph_rd = "graph";
+  graph_cmd
+      ->add_option("--rd", graph_rd,
+                   "graph: rd as forward and adjoint bodies (blue and red); host: one node")
+      ->check(CLI::IsMember({"graph", "host"}))
+      ->default_str("graph");
   graph_cmd
       ->add_option("--predicates", graph_predicates,
                    "strict or total (--stats; default: strict for .ad, total for .py)")
@@ -278,12 +290,14 @@ int main(int argc, char** argv) {
                       : run_engine == "graph-dynamic" ? RunEngine::GraphDynamic
                                                       : RunEngine::Compiled;
     run_opts.propagate_dead = run_deadness == "propagate";
+    run_opts.rd_host = run_rd == "host";
     finish_derivation(run_opts, run_derivation);
     return run_command(run_opts, std::cout, std::cerr);
   }
   if (*graph_cmd) {
     graph_opts.predicates = predicate_mode(graph_predicates, graph_opts.file);
     graph_opts.propagate_dead = graph_deadness == "propagate";
+    graph_opts.rd_host = graph_rd == "host";
     return graph_command(graph_opts, std::cout, std::cerr);
   }
   if (*trace) {

@@ -482,7 +482,8 @@ int run_partitioned_command(const RunCommandOptions& opts, std::ostream& out, st
       throw CommandFailure(kExitUsage,
                            "adlang: error: --unfold (the limited language of Fig. 8) is evaluated "
                            "by the reference evaluator only; use --engine reference\n");
-    GraphProgram gp = load_graph_program(opts, file);
+    // The store of reverse mode is one process's: a partitioned graph evaluates rd on the host.
+    GraphProgram gp = load_graph_program(opts, file, graph::RdLowering::Host);
     check_printable(*gp.program);
     graph::Partitioned p =
         partition_for(gp.graph, opts.place, gp.program->default_place, opts.partitions);

@@ -3,9 +3,11 @@
 #include "checker/graph_agrees.hpp"
 
 #include <cstring>
+#include <optional>
 #include <sstream>
 #include <type_traits>
 
+#include "checker/numerics.hpp"
 #include "checker/property_case.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/free_vars.hpp"
@@ -83,6 +85,29 @@ Run compiled_run(const Term& term, const std::vector<std::pair<Name, Type>>& inp
   });
 }
 
+// One way of running a graph: engine, threads, deadness.
+struct Variant {
+  const char* name;
+  graph::Engine engine;
+  unsigned threads;
+  graph::Deadness deadness;
+};
+
+using RunGraphFn = Value<double> (*)(const graph::Graph&, const std::vector<Value<double>>&,
+                                     const graph::GraphOptions&, NameSupply&, graph::GraphStats*);
+
+Run run_variant(const Variant& v, const graph::Graph& g, const Term& term,
+                const std::vector<Value<double>>& values, const EvalOptions& eo, RunGraphFn run) {
+  graph::GraphOptions go;
+  go.engine = v.engine;
+  go.threads = v.threads;
+  go.deadness = v.deadness;
+  go.eval = eo;
+  NameSupply gnames;
+  reserve_names(term, gnames);
+  return attempt_run([&] { return run(g, values, go, gnames, nullptr); });
+}
+
 // A program's inputs as the graph takes them: names and types, and their values.
 void graph_inputs(const Program& program, std::vector<std::pair<Name, Type>>& inputs,
                   std::vector<Value<double>>& values) {
@@ -109,15 +134,9 @@ Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type
   if (!compiled.defined && compiled.kind == UndefinedKind::TraceSize)
     return Outcome{Verdict::Discard, compiled.reason};
 
-  graph::Graph g = graph::lower_to_graph(term, inputs);
+  graph::Graph g = graph::lower_to_graph(term, inputs, graph::RdLowering::Host);
   graph::verify(g);
 
-  struct Variant {
-    const char* name;
-    graph::Engine engine;
-    unsigned threads;
-    graph::Deadness deadness;
-  };
   using graph::Deadness;
   using graph::Engine;
   const Variant variants[] = {
@@ -129,14 +148,7 @@ Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type
       {"dynamic graph, 4 threads, dead tokens propagated", Engine::Dynamic, 4,
        Deadness::Propagate}};
   for (const Variant& v : variants) {
-    graph::GraphOptions go;
-    go.engine = v.engine;
-    go.threads = v.threads;
-    go.deadness = v.deadness;
-    go.eval = eo;
-    NameSupply gnames;
-    reserve_names(term, gnames);
-    Run r = attempt_run([&] { return graph::run_graph(g, values, go, gnames); });
+    Run r = run_variant(v, g, term, values, eo, &graph::run_graph);
     bool agree = compiled.defined ? (r.defined && same_bits(r.value, compiled.value))
                                   : (!r.defined && r.kind == compiled.kind);
     if (!agree) {
@@ -158,7 +170,7 @@ Outcome partitioned_agrees_on(const Term& term, const std::vector<std::pair<Name
       (compiled.kind == UndefinedKind::TraceSize || compiled.kind == UndefinedKind::Fuel ||
        compiled.kind == UndefinedKind::Depth))
     return Outcome{Verdict::Discard, compiled.reason};
-  graph::Graph g = graph::lower_to_graph(term, inputs);
+  graph::Graph g = graph::lower_to_graph(term, inputs, graph::RdLowering::Host);
   // A random placement, node by node (a call site kept whole), over 2 or 3 partitions.
   const std::uint32_t ranks = 2 + choices.below(2);
   std::vector<std::uint32_t> rank_of(g.nodes.size());
@@ -186,6 +198,51 @@ Outcome partitioned_agrees_on(const Term& term, const std::vector<std::pair<Name
   return Outcome{compiled.defined ? Verdict::Pass : Verdict::BothUndefined, ""};
 }
 
+Outcome graph_rd_agrees_on(const Term& term, const std::vector<std::pair<Name, Type>>& inputs,
+                           const std::vector<Value<double>>& values, const CheckConfig& config) {
+  EvalOptions eo = graph_eval_options(config);
+  use_ad(eo, AdMode::Linear);
+  Type t = term.type();
+  graph::Graph g = config.impl.lower_graph(term, inputs, graph::RdLowering::Adjoint);
+  graph::verify(g);
+  bool has_rd = false;
+  for (const graph::Node& n : g.nodes)
+    has_rd = has_rd || n.kind == graph::NodeKind::Rd;
+  for (const graph::Body& b : g.bodies)
+    has_rd = has_rd || b.role == graph::BodyRole::Adjoint;
+  if (!has_rd) return Outcome{Verdict::Discard, "no rd in the program"};
+  Run linear = compiled_run(term, inputs, values, eo);
+  if (!linear.defined && linear.kind == UndefinedKind::TraceSize)
+    return Outcome{Verdict::Discard, linear.reason};
+
+  using graph::Deadness;
+  using graph::Engine;
+  const Variant variants[] = {
+      {"static graph, 1 thread", Engine::Static, 1, Deadness::Elide},
+      {"static graph, 4 threads", Engine::Static, 4, Deadness::Elide},
+      {"static graph, 4 threads, dead tokens propagated", Engine::Static, 4, Deadness::Propagate},
+      {"dynamic graph, 1 thread, dead tokens propagated", Engine::Dynamic, 1, Deadness::Propagate}};
+  std::optional<Run> first;
+  for (const Variant& v : variants) {
+    Run r = run_variant(v, g, term, values, eo, config.impl.run_graph);
+    // The adjoint graph adds the same contributions in the same order on every engine and
+    // thread count; against the linear R (which may add them in another order) the values
+    // agree within the checker's double tolerance (checker/numerics.hpp).
+    bool agree = linear.defined ? (r.defined && (numerics::identical(r.value, linear.value) ||
+                                                 numerics::close(r.value, linear.value)))
+                                : (!r.defined && r.kind == linear.kind);
+    if (agree && first && first->defined) agree = same_bits(r.value, first->value);
+    if (!agree) {
+      std::string what = std::string("compiled evaluator, linear R: ") + show(linear, t) + "\n" +
+                         v.name + ": " + show(r, t);
+      if (first) what += "\n" + std::string(variants[0].name) + ": " + show(*first, t);
+      return Outcome{Verdict::Fail, what};
+    }
+    if (!first) first = r;
+  }
+  return Outcome{linear.defined ? Verdict::Pass : Verdict::BothUndefined, ""};
+}
+
 namespace {
 
 // The graph computes in double only; it must agree to the bit (no confirmation step).
@@ -196,6 +253,20 @@ struct GraphAgrees {
       return graph_agrees(k.program(), k.config());
     } else {  // PrecisionRule::DoubleOnly: the registry never runs it in another precision
       throw InternalError("internal error: graph-agrees run in a precision other than double");
+    }
+  }
+};
+
+struct GraphRdAgrees {
+  template <class S>
+  static Outcome check(Case<S>& k) {
+    if constexpr (std::is_same_v<S, double>) {
+      std::vector<std::pair<Name, Type>> inputs;
+      std::vector<Value<double>> values;
+      graph_inputs(k.program(), inputs, values);
+      return graph_rd_agrees_on(k.program().term, inputs, values, k.config());
+    } else {  // PrecisionRule::DoubleOnly
+      throw InternalError("internal error: graph-rd-agrees run in a precision other than double");
     }
   }
 };
@@ -215,6 +286,13 @@ struct PartitionedAgrees {
   }
 };
 
+// Programs with rd more often than the default's (programs without one are discarded).
+GenConfig rd_generator(unsigned max_size) {
+  GenConfig g = default_generator(max_size);
+  g.rd_main = true;
+  return g;
+}
+
 }  // namespace
 
 std::vector<PropertyInfo> graph_properties() {
@@ -228,7 +306,13 @@ std::vector<PropertyInfo> graph_properties() {
       "the graph split over 2 or 3 partitions at random (one process) = the compiled evaluator",
       PrecisionRule::DoubleOnly, &default_generator);
   q.bitwise = true;
-  return {p, q};
+  PropertyInfo r = property_entry<GraphRdAgrees>(
+      "graph-rd-agrees", "graph", "docs/graph-ad.md",
+      "rd in reverse mode inside the graph (forward and adjoint bodies; 1 and 4 threads) = the "
+      "linear R",
+      PrecisionRule::DoubleOnly, &rd_generator);
+  r.bitwise = true;  // its tolerance is in the check: no confirmation in another precision
+  return {p, r, q};
 }
 
 }  // namespace adlang::checker

@@ -15,6 +15,12 @@ std::string dot_escape(const std::string& s) {
   return out;
 }
 
+// The tag element of an adjoint call site: the number of the forward site it mirrors.
+std::string tag_element(const Graph& g, const CallSite& s) {
+  if (s.mirror == UINT32_MAX || g.sites[s.mirror].number == s.number) return "";
+  return " [tag " + std::to_string(g.sites[s.mirror].number) + "]";
+}
+
 std::string dot_label(const Graph& g, const Node& n) {
   switch (n.kind) {
     case NodeKind::Const:
@@ -35,12 +41,18 @@ std::string dot_label(const Graph& g, const Node& n) {
       return n.control ? "Merge (ctl)" : "Merge (x" + std::to_string(n.index) + ")";
     case NodeKind::Call: {
       const CallSite& s = g.sites[n.site];
-      return "Call_" + std::to_string(s.number) +
+      return "Call_" + std::to_string(s.number) + tag_element(g, s) +
              (n.control ? " (ctl)" : " (x" + std::to_string(n.index) + ")");
     }
-    case NodeKind::Return:
-      return "Return_" + std::to_string(g.sites[n.site].number) +
-             (g.sites[n.site].returns.size() > 1 ? " (" + std::to_string(n.index) + ")" : "");
+    case NodeKind::Return: {
+      const CallSite& s = g.sites[n.site];
+      return "Return_" + std::to_string(s.number) + tag_element(g, s) +
+             (s.returns.size() > 1 ? " (" + std::to_string(n.index) + ")" : "");
+    }
+    case NodeKind::Save:
+      return (n.control ? "Save pred s" : "Save s") + std::to_string(n.index);
+    case NodeKind::Load:
+      return (n.control ? "Load pred s" : "Load s") + std::to_string(n.index);
     case NodeKind::Exit:
       return "out " + std::to_string(n.index);
     case NodeKind::Sync:
@@ -74,6 +86,9 @@ const char* dot_shape(NodeKind k) {
     case NodeKind::Gate:
     case NodeKind::Rd:
       return "ellipse";
+    case NodeKind::Save:
+    case NodeKind::Load:
+      return "cylinder";
   }
   return "ellipse";
 }
@@ -84,7 +99,14 @@ std::string to_dot(const Graph& g) {
     << "  edge [fontname=\"Helvetica\", fontsize=9];\n";
   for (std::uint32_t b = 0; b < g.bodies.size(); ++b) {
     const Body& body = g.bodies[b];
-    o << "  subgraph cluster_" << b << " {\n    label=\"" << dot_escape(body.name) << "\";\n";
+    // Reverse mode (docs/graph-ad.md): forward bodies in blue, adjoint bodies in red.
+    o << "  subgraph cluster_" << b << " {\n    label=\"" << dot_escape(body.name);
+    if (body.role == BodyRole::Forward)
+      o << " (forward)\";\n    color=\"#1f5fbf\";\n    fontcolor=\"#1f5fbf\"";
+    if (body.role == BodyRole::Adjoint)
+      o << " (adjoint)\";\n    color=\"#c0392b\";\n    fontcolor=\"#c0392b\"";
+    if (body.role == BodyRole::Primal) o << "\"";
+    o << ";\n";
     for (NodeId id : body.nodes) {
       const Node& n = g.nodes[id];
       o << "    n" << id << " [label=\"" << dot_escape(dot_label(g, n))
@@ -93,6 +115,10 @@ std::string to_dot(const Graph& g) {
         o << ", style=filled, fillcolor=\"#e8f0ff\"";
       if (n.kind == NodeKind::Switch || n.kind == NodeKind::Merge)
         o << ", style=filled, fillcolor=\"#fff3d6\"";
+      if (n.kind == NodeKind::Save || n.kind == NodeKind::Load)
+        o << ", style=filled, fillcolor=\"#e6f4e6\"";
+      if (body.role == BodyRole::Adjoint) o << ", color=\"#c0392b\"";
+      if (body.role == BodyRole::Forward) o << ", color=\"#1f5fbf\"";
       o << "];\n";
     }
     o << "  }\n";

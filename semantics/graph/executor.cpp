@@ -75,6 +75,20 @@ const Bottom* earlier(const Bottom* a, const Bottom* b) {
   return b->key < a->key ? b : a;
 }
 
+// ---- the store of saved values (reverse mode, docs/graph-ad.md) --------------------------
+
+// A tag of the store: the list of call-site elements from the frame that owns the root (an rd's
+// host) down to an activation, as a trie. The forward and the adjoint activations of the same
+// call have the same tag (the adjoint site's element is its forward site), so the adjoint takes
+// what the forward saved. A tag is freed when no frame has it and it holds nothing.
+struct TagNode {
+  TagNode* parent = nullptr;
+  std::uint32_t key = 0;
+  std::uint32_t refs = 0;  // frames whose tag this is
+  std::vector<std::pair<std::uint32_t, TagNode*>> children;
+  std::vector<std::pair<std::uint32_t, double>> values;  // by slot
+};
+
 // ---- frames ----------------------------------------------------------------------------
 
 // One activation of a body: the tag t/i of its tokens is this frame, whose parent is t and
@@ -95,6 +109,8 @@ struct Frame {
   const Schedule* code;                // the body (Dynamic: this activation's own copy)
   Shared<std::int32_t>* pending;       // per block: signals still missing
   Token* slots;                        // output slots of the body's nodes
+  TagNode* tag;                        // its tag in the store, or null (no reverse mode)
+  bool owns_tag;                       // the root of a trie of tags, freed with the frame
 };
 
 // ---- the executor ----------------------------------------------------------------------
@@ -221,6 +237,9 @@ class Executor {
   Shared<std::int64_t> peak_frames_{0};
   alignas(64) std::atomic<bool> done_{false};
   std::atomic<unsigned> idle_{0};
+  std::mutex store_mu_;  // Threaded: the store
+  std::uint64_t saved_ = 0, store_values_ = 0, store_tags_ = 0;
+  std::uint64_t peak_values_ = 0, peak_bytes_ = 0;
 
   // ---- work items ----
 
@@ -368,6 +387,15 @@ class Executor {
     set<bool>(f->returned, false);
     set<bool>(f->shared, false);
     f->code = &s;
+    f->tag = nullptr;
+    f->owns_tag = false;
+    if (site != UINT32_MAX && g_.sites[site].tagged) {
+      internal_check(parent->tag != nullptr, "a tagged call from a frame without a tag");
+      f->tag = enter_tag(parent->tag, g_.sites[site].mirror);
+    } else if (g_.bodies[body].uses_store) {
+      f->tag = new_tag(nullptr, 0);
+      f->owns_tag = true;
+    }
     f->pending = reinterpret_cast<Shared<std::int32_t>*>(p);
     p += sizeof(Shared<std::int32_t>) * sh.pending.size();
     p += (16 - reinterpret_cast<std::uintptr_t>(p) % 16) % 16;
@@ -389,6 +417,7 @@ class Executor {
 
   void free_frame(Worker& w, F* f) {
     if (o_.engine == Engine::Dynamic && f->parent) delete f->code;
+    if (f->tag) leave_tag(f->tag, f->owns_tag);
     std::uint32_t body = f->body;
     f->~F();
     frames_changed(w, -1);
@@ -417,6 +446,109 @@ class Executor {
     return p;
   }
 
+  // ---- the store ----
+
+  std::unique_lock<std::mutex> lock_store() {
+    if constexpr (Threaded) return std::unique_lock<std::mutex>(store_mu_);
+    return std::unique_lock<std::mutex>();
+  }
+
+  void store_grew() {
+    std::uint64_t bytes =
+        store_values_ * sizeof(std::pair<std::uint32_t, double>) + store_tags_ * sizeof(TagNode);
+    peak_values_ = std::max(peak_values_, store_values_);
+    peak_bytes_ = std::max(peak_bytes_, bytes);
+  }
+
+  TagNode* new_tag(TagNode* parent, std::uint32_t key) {
+    auto l = lock_store();
+    TagNode* t = new TagNode;
+    t->parent = parent;
+    t->key = key;
+    t->refs = 1;
+    ++store_tags_;
+    store_grew();
+    return t;
+  }
+
+  // The tag of a frame entered from a frame of tag `parent` by a site of tag element `key`.
+  TagNode* enter_tag(TagNode* parent, std::uint32_t key) {
+    auto l = lock_store();
+    for (auto& [k, c] : parent->children) {
+      if (k == key) {
+        ++c->refs;
+        return c;
+      }
+    }
+    TagNode* t = new TagNode;
+    t->parent = parent;
+    t->key = key;
+    t->refs = 1;
+    parent->children.emplace_back(key, t);
+    ++store_tags_;
+    store_grew();
+    return t;
+  }
+
+  void leave_tag(TagNode* t, bool owned) {
+    auto l = lock_store();
+    --t->refs;
+    if (owned) {
+      destroy_tags(t);
+      return;
+    }
+    // Free the tags that hold nothing and that no frame has, up to the owned root.
+    while (t->parent && t->refs == 0 && t->values.empty() && t->children.empty()) {
+      TagNode* up = t->parent;
+      auto& cs = up->children;
+      for (std::size_t i = 0; i < cs.size(); ++i) {
+        if (cs[i].second == t) {
+          cs[i] = cs.back();
+          cs.pop_back();
+          break;
+        }
+      }
+      delete t;
+      --store_tags_;
+      t = up;
+    }
+  }
+
+  // What an rd left behind when it was undefined before its adjoint ran.
+  void destroy_tags(TagNode* t) {
+    for (auto& c : t->children)
+      destroy_tags(c.second);
+    store_values_ -= t->values.size();
+    --store_tags_;
+    delete t;
+  }
+
+  // A slot is saved at most once per tag (one Save node per slot, and an activation fires it at
+  // most once; a cotangent slot's one Save is the adjoint of its slot's one Load) and taken
+  // once, by its Load.
+  void save(TagNode* t, std::uint32_t slot, double v) {
+    auto l = lock_store();
+    ++saved_;
+    t->values.emplace_back(slot, v);
+    ++store_values_;
+    store_grew();
+  }
+
+  double take(TagNode* t, std::uint32_t slot) {
+    auto l = lock_store();
+    auto& vs = t->values;
+    for (std::size_t i = vs.size(); i-- > 0;) {
+      if (vs[i].first == slot) {
+        double v = vs[i].second;
+        vs[i] = vs.back();
+        vs.pop_back();
+        --store_values_;
+        return v;
+      }
+    }
+    return 0;  // a cotangent's slot that nothing added to
+  }
+
   GraphStats collect_stats() {
     GraphStats s;
     for (auto& w : workers_) {
@@ -428,6 +560,9 @@ class Executor {
     }
     s.peak_live_frames = static_cast<std::uint64_t>(peak_frames_);
     s.calls = calls_made();  // Call firings and the calls of Rd nodes' evaluations
+    s.saved_values = saved_;
+    s.peak_saved_values = peak_values_;
+    s.peak_saved_bytes = peak_bytes_;
     return s;
   }
 
@@ -679,6 +814,8 @@ class Executor {
           break;
         case NodeKind::Sync:
         case NodeKind::Rd:
+        case NodeKind::Save:
+        case NodeKind::Load:
           break;
         case NodeKind::InputMerge:
         case NodeKind::Return:
@@ -842,6 +979,13 @@ class Executor {
       case NodeKind::Rd:
         fire_rd(f, n, in);
         return;
+      case NodeKind::Save:
+        save(f->tag, n.index, slots[in[0]].value);
+        slots[n.out] = slots[in[0]];
+        return;
+      case NodeKind::Load:
+        slots[n.out] = Token::live(take(f->tag, n.index));
+        return;
       case NodeKind::Switch:
       case NodeKind::Merge:
       case NodeKind::InputMerge:
@@ -979,7 +1123,7 @@ class Executor {
       return;
     }
     const Bottom* bottom = nullptr;
-    for (std::uint32_t j = 0; j + 1 < n.nin; ++j)
+    for (std::uint32_t j = 0; j < n.nin; ++j)
       if (slots[in[j]].state == State::Bottom) bottom = earlier(bottom, slots[in[j]].bottom);
     if (!bottom) bottom = admit(w, f, s);  // a call that is not made charges nothing
     if (bottom) {
@@ -998,8 +1142,9 @@ class Executor {
   }
 
   // The control Call's charge: nullptr, or the refusal (no fuel, or too many frames).
+  // Adjoint sites and an rd's two sites charge no fuel (CallSite::charges_fuel).
   const Bottom* admit(Worker& w, const F* f, const CallSite& s) {
-    if (!take_fuel(w)) return fuel_exhausted(f, s);
+    if (s.charges_fuel && !take_fuel(w)) return fuel_exhausted(f, s);
     // The frame is not made yet: it would be one more.
     if (frames_live(w) >= static_cast<std::int64_t>(o_.max_frames)) return frames_exhausted(f, s);
     return nullptr;
@@ -1073,7 +1218,7 @@ class Executor {
     }
     Undefined e(UndefinedKind::Fuel, s.loc,
                 "out of fuel after " + std::to_string(calls_made()) + " function calls in '" +
-                    g_.bodies[s.callee].name + "'",
+                    function_name(g_.bodies[s.callee]) + "'",
                 {"the recursion may not terminate; raise the limit with --fuel N"});
     const Bottom* b = make_bottom(f, s.pos, e);
     std::lock_guard<std::mutex> l(mu_);
@@ -1088,7 +1233,8 @@ class Executor {
     }
     Undefined e(UndefinedKind::Depth, s.loc,
                 "more than " + std::to_string(o_.max_frames) +
-                    " activations are live at once (calling '" + g_.bodies[s.callee].name + "')",
+                    " activations are live at once (calling '" +
+                    function_name(g_.bodies[s.callee]) + "')",
                 {"the graph keeps a frame per live activation; raise the limit with "
                  "--max-frames N"});
     const Bottom* b = make_bottom(f, s.pos, e);

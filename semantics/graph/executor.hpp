@@ -68,6 +68,10 @@ struct GraphStats {
   std::uint64_t dead_tokens = 0;    // firings on dead tokens
   std::uint64_t calls = 0;          // Call firings that entered a callee (fuel used)
   std::uint64_t bodies_copied = 0;  // Dynamic: body instances made
+  // Reverse mode (docs/graph-ad.md): values saved by forward activations for their adjoints.
+  std::uint64_t saved_values = 0;       // Saves fired
+  std::uint64_t peak_saved_values = 0;  // most held at once
+  std::uint64_t peak_saved_bytes = 0;   // the store's memory then (values and tags)
 };
 
 // Runs `g` on the program inputs (one value per g.program_inputs entry). Returns the value of

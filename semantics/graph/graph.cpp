@@ -34,6 +34,10 @@ const char* to_string(NodeKind k) {
       return "Gate";
     case NodeKind::Rd:
       return "Rd";
+    case NodeKind::Save:
+      return "Save";
+    case NodeKind::Load:
+      return "Load";
   }
   return "?";
 }
@@ -69,7 +73,15 @@ void verify(const Graph& g) {
         n.inputs.size() > 1 && n.kind != NodeKind::InputMerge && n.kind != NodeKind::Return;
     if (multi && n.slot + n.inputs.size() > b.num_slots) fail(me + " has slots out of range");
   }
+  for (const Node& n : g.nodes) {
+    if ((n.kind == NodeKind::Save || n.kind == NodeKind::Load) &&
+        (n.index >= g.store_slots || n.inputs.size() != 1 || !g.bodies[n.body].uses_store))
+      fail(std::string(to_string(n.kind)) + " of slot " + std::to_string(n.index) +
+           " is malformed");
+  }
   for (const CallSite& s : g.sites) {
+    if (s.tagged && (s.mirror >= g.sites.size() || !g.bodies[s.caller].uses_store))
+      fail("tagged call site " + std::to_string(s.number) + " without a tag element");
     const Body& callee = g.bodies[s.callee];
     if (s.calls.size() != callee.inputs.size()) fail("call site arity differs from its callee");
     if (s.returns.size() != callee.exits.size()) fail("call site outputs differ from its callee");

@@ -26,7 +26,18 @@
 //   Sync       c_1..c_n            -> c          strictness: all inputs defined (see below)
 //   Gate       v, c                -> v          v, unless c is bottom
 //   Rd         w, l, free vars, ctl -> r_1..     W.rd_V(x:T. N) by symbolic evaluation and the
-//                                                linear R (host side; replaceable)
+//                                                linear R (host side; --rd host)
+//   Save       v                   -> v          v, after keeping it in the store under
+//                                                (slot, tag) (docs/graph-ad.md)
+//   Load       ctl                 -> v          takes the value stored under (slot, tag);
+//                                                0 when nothing was stored there
+//
+// Reverse mode (semantics/graph/adjoint.hpp, docs/graph-ad.md): W.rd_V(x:T. N) is lowered to
+// two call sites of the same tag, one entering the forward body of N (which saves what the
+// adjoints need) and one entering its adjoint body. A tagged call site's callee frame has a
+// tag in the store: the tag of its caller extended by the site's `mirror` (the forward site
+// it is the adjoint of, or itself), so an adjoint activation reads what the forward
+// activation of the same tag saved.
 //
 // Call-by-value strictness: the paper's semantics is strict, so a value computed and never
 // used (let x = log 0 in 1) still makes the program undefined. The lowering adds every port
@@ -64,8 +75,10 @@ enum class NodeKind {
   Sync,
   Gate,
   Rd,
+  Save,
+  Load,
 };
-inline constexpr int kNodeKinds = 14;
+inline constexpr int kNodeKinds = 16;
 
 const char* to_string(NodeKind k);
 
@@ -112,7 +125,8 @@ struct Node {
   std::optional<Pred> pred;             // Pred
   std::uint32_t site = 0;               // Call, Return: the call site (global number)
   std::uint32_t index = 0;              // Call: argument (== arity for control);
-                                        // Return, Exit: output; InputMerge: input
+                                        // Return, Exit: output; InputMerge: input;
+                                        // Save, Load: the store slot
   bool control = false;                 // Call/InputMerge of the control token
   std::shared_ptr<const RdProgram> rd;  // Rd
   std::uint32_t num_inputs() const { return static_cast<std::uint32_t>(inputs.size()); }
@@ -128,12 +142,25 @@ struct CallSite {
   SourceLoc loc;
   std::vector<NodeId> calls;    // Call_i per argument scalar, then the control Call
   std::vector<NodeId> returns;  // Return_i per output of the callee
+  // Reverse mode (docs/graph-ad.md): a tagged site's callee frame gets a tag in the store, its
+  // caller's tag extended by the site `mirror` (a global index: the forward site this one is
+  // the adjoint of, or the site itself). Fuel counts function calls, as symbolic evaluation
+  // counts them: an adjoint site charges none (R makes no calls), nor do the two sites an rd
+  // is lowered to.
+  bool tagged = false;
+  std::uint32_t mirror = UINT32_MAX;
+  bool charges_fuel = true;
 };
+
+// What part of reverse mode a body is (adlang graph draws them in different colours).
+enum class BodyRole { Primal, Forward, Adjoint };
 
 // A function body (or the main term).
 struct Body {
   std::string name;  // the function's name; "main" for the entry body
   SourceLoc loc;
+  BodyRole role = BodyRole::Primal;
+  bool uses_store = false;  // has Save or Load nodes or tagged call sites: its frames get a tag
   Type param_type, result_type;
   std::vector<NodeId> inputs;        // InputMerge per parameter scalar, then the control input
   std::vector<NodeId> exits;         // Exit per output (|U| of them, or one control "done")
@@ -152,6 +179,7 @@ struct Graph {
   std::uint32_t main = 0;                             // the entry body
   std::vector<std::pair<Name, Type>> program_inputs;  // main's parameters, in order
   Type result_type;
+  std::uint32_t store_slots = 0;  // slots of Save and Load nodes (0: no reverse mode)
 
   const Node& node(NodeId id) const { return nodes[id]; }
   // Number of outputs a body of result type U has: |U|, or one control token when |U| = 0.
@@ -159,6 +187,20 @@ struct Graph {
     return u.size() == 0 ? 1 : static_cast<std::uint32_t>(u.size());
   }
 };
+
+// Adds port p as the next input of node `to` (both directions of the edge).
+inline void connect(Graph& g, Port p, NodeId to) {
+  Node& n = g.nodes[to];
+  std::uint32_t input = n.num_inputs();
+  n.inputs.push_back(p);
+  g.nodes[p.node].outputs[p.index].push_back(Dest{to, input});
+}
+
+// The function a body is (or is the forward or adjoint body of: "f/fwd/adj" is f's), for
+// messages: what the program calls it.
+inline std::string function_name(const Body& b) {
+  return b.name.substr(0, b.name.find('/'));
+}
 
 // Counts of nodes by kind (adlang graph --stats).
 std::vector<std::size_t> count_by_kind(const Graph& g);

@@ -1,10 +1,12 @@
 #include "semantics/graph/lower.hpp"
 
 #include <algorithm>
+#include <set>
 #include <unordered_map>
 
 #include "lang/diagnostics.hpp"
 #include "lang/free_vars.hpp"
+#include "semantics/graph/adjoint.hpp"
 #include "semantics/ordinary_eval.hpp"
 
 namespace adlang::graph {
@@ -50,6 +52,7 @@ constexpr std::uint64_t kControlKey = UINT64_MAX;
 class Lowering {
  public:
   Graph g;
+  RdLowering rd_lowering = RdLowering::Adjoint;
 
   void lower_program(const Term& program, const std::vector<std::pair<Name, Type>>& inputs) {
     g.program_inputs = inputs;
@@ -78,11 +81,29 @@ class Lowering {
     std::vector<const LetRec*> groups;
     Ports result = lower(program, root, env, funs, groups);
     close_body(g.main, root, result);
+    differentiate_rds();
+    if (!needs_host.empty()) return;  // lowered again (lower_to_graph)
+    wire_calls();
     wire_returns();
   }
 
  private:
   std::uint64_t next_binding_ = 0;
+  // An rd lowered to reverse mode: the body of N and the two call sites of its host, into the
+  // forward body (N itself) and into the adjoint body (made at the end, when every body that
+  // N calls is complete).
+  struct RdRequest {
+    const Rd* rd;
+    std::uint32_t body, forward_site, adjoint_site;
+  };
+  std::vector<RdRequest> rd_requests_;
+
+ public:
+  // The rds to lower to Rd nodes in any case (see lower_to_graph), and those found to need it.
+  std::set<const Rd*> host_rds;
+  std::set<const Rd*> needs_host;
+
+ private:
   std::vector<std::uint32_t> counter_;               // per body: the evaluation-order counter
   std::vector<std::vector<std::uint8_t>> consumed_;  // per node and port: strictly consumed
 
@@ -123,13 +144,12 @@ class Lowering {
     return id;
   }
 
-  // Adds p as the next input of node `to`.
+  // Adds p as the next input of node `to`, and records that p is consumed.
   void connect(Port p, NodeId to) {
-    Node& n = g.nodes[to];
-    std::uint32_t input = n.num_inputs();
-    n.inputs.push_back(p);
-    g.nodes[p.node].outputs[p.index].push_back(Dest{to, input});
-    if (n.kind != NodeKind::Switch) consumed_[p.node][p.index] = 1;
+    graph::connect(g, p, to);
+    const Node& n = g.nodes[to];
+    // (Nodes made by the Differentiator, wired at the end, are past the effects' bookkeeping.)
+    if (n.kind != NodeKind::Switch && p.node < consumed_.size()) consumed_[p.node][p.index] = 1;
   }
 
   // A node with value outputs made in scope `sc`: its ports are candidates for effects.
@@ -221,6 +241,86 @@ class Lowering {
       NodeId e = add_node(NodeKind::Exit, b, g.bodies[b].loc, {out[k]}, 1);
       g.nodes[e].index = k;
       g.bodies[b].exits.push_back(e);
+    }
+  }
+
+  // An outer rd differentiates the bodies an inner one made (nested derivatives).
+  //
+  // A graph has finitely many bodies, so an rd whose body's calls reach that rd again (the
+  // recursion passes through the derivative: the number of nested derivatives depends on the
+  // run, examples/own_derivative.ad) cannot be differentiated statically; neither can one
+  // whose calls reach such an rd. Those are recorded in needs_host, and lower_to_graph lowers
+  // the program again with them as Rd nodes.
+  void differentiate_rds() {
+    if (rd_requests_.empty()) return;
+    const std::size_t n = rd_requests_.size();
+    std::vector<std::vector<bool>> reach(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const RdRequest& r = rd_requests_[i];
+      std::vector<std::uint32_t> stack{r.body};
+      std::vector<bool>& seen = reach[i];
+      seen.assign(g.bodies.size(), false);
+      seen[r.body] = true;
+      bool cyclic = false;
+      while (!stack.empty() && !cyclic) {
+        std::uint32_t b = stack.back();
+        stack.pop_back();
+        for (NodeId id : g.bodies[b].nodes)
+          cyclic = cyclic || g.nodes[id].kind == NodeKind::Rd;
+        for (std::uint32_t s : g.bodies[b].sites) {
+          std::uint32_t c = g.sites[s].callee;
+          cyclic = cyclic || c == r.body;
+          if (!seen[c]) {
+            seen[c] = true;
+            stack.push_back(c);
+          }
+        }
+      }
+      if (cyclic) needs_host.insert(r.rd);
+    }
+    if (!needs_host.empty()) return;
+    // An rd whose host body its body's calls reach (an rd inside a function it calls, or
+    // nested in it) is differentiated first: its sites must enter its bodies by then. Without
+    // cycles (above) this order exists; lowering order alone is not it (a def may call a later
+    // def of its group).
+    std::vector<bool> done(n, false);
+    Differentiator d(g);
+    for (std::size_t round = 0; round < n; ++round) {
+      std::size_t next = n;
+      for (std::size_t i = 0; i < n && next == n; ++i) {
+        if (done[i]) continue;
+        bool ready = true;
+        for (std::size_t j = 0; j < n && ready; ++j)
+          ready = done[j] || j == i || !reach[i][g.sites[rd_requests_[j].forward_site].caller];
+        if (ready) next = i;
+      }
+      internal_check(next != n, "the rds of a graph depend on each other in a cycle");
+      done[next] = true;
+      const RdRequest& r = rd_requests_[next];
+      std::uint32_t adj = d.differentiate_root(r.body);
+      CallSite& f = g.sites[r.forward_site];
+      CallSite& a = g.sites[r.adjoint_site];
+      a.callee = adj;
+      f.tagged = a.tagged = true;
+      f.mirror = r.forward_site;
+      a.mirror = r.forward_site;
+      f.charges_fuel = a.charges_fuel = false;
+      g.bodies[f.caller].uses_store = true;
+    }
+  }
+
+  // Call_i^j -> the callee's input j (an edge into another body), for every call site once the
+  // bodies are complete.
+  void wire_calls() {
+    for (const CallSite& s : g.sites) {
+      const Body& callee = g.bodies[s.callee];
+      internal_check(s.calls.size() == callee.inputs.size(), "a call site's arity");
+      for (std::uint32_t j = 0; j < s.calls.size(); ++j) {
+        NodeId call = s.calls[j];
+        NodeId in = callee.inputs[j];
+        g.nodes[in].inputs.push_back(Port{call, 0});
+        g.nodes[call].outputs[0].push_back(Dest{in, g.nodes[in].num_inputs() - 1});
+      }
     }
   }
 
@@ -406,30 +506,36 @@ class Lowering {
       }
     }
     internal_check(callee != UINT32_MAX, "call of an unbound function in graph lowering");
+    arg.push_back(control(sc));
+    Ports out = make_site(sc, callee, arg, c.type(), c.loc());
+    if (c.type().size() == 0) return {};  // the done token stays an effect
+    return out;
+  }
+
+  // A call site in scope sc: a Call per input (the last one the control token), a Return per
+  // output of a callee of result type `result`. The Calls are wired to the callee's inputs at
+  // the end (wire_calls). Returns the Returns' ports.
+  Ports make_site(Scope& sc, std::uint32_t callee, const Ports& inputs, Type result,
+                  SourceLoc loc) {
     CallSite site;
     site.number = static_cast<std::uint32_t>(g.sites.size()) + 1;
     site.caller = sc.body;
     site.callee = callee;
     site.local = static_cast<std::uint32_t>(g.bodies[sc.body].sites.size());
-    site.loc = c.loc();
+    site.loc = loc;
     std::uint32_t global = static_cast<std::uint32_t>(g.sites.size());
-    arg.push_back(control(sc));
-    for (std::uint32_t j = 0; j < arg.size(); ++j) {
-      NodeId call = add_node(NodeKind::Call, sc.body, c.loc(), {arg[j]}, 1);
+    for (std::uint32_t j = 0; j < inputs.size(); ++j) {
+      NodeId call = add_node(NodeKind::Call, sc.body, loc, {inputs[j]}, 1);
       g.nodes[call].site = global;
       g.nodes[call].index = j;
-      g.nodes[call].control = j + 1 == arg.size();
-      // Call_i -> the callee's input j (an edge into another body).
-      NodeId in = g.bodies[callee].inputs[j];
-      g.nodes[in].inputs.push_back(Port{call, 0});
-      g.nodes[call].outputs[0].push_back(Dest{in, g.nodes[in].num_inputs() - 1});
+      g.nodes[call].control = j + 1 == inputs.size();
       site.calls.push_back(call);
     }
     Ports out;
-    std::uint32_t nout = Graph::output_count(c.type());
+    std::uint32_t nout = Graph::output_count(result);
     for (std::uint32_t k = 0; k < nout; ++k) {
       NodeId ret;
-      Ports p = value_node(NodeKind::Return, sc, c.loc(), {}, 1, &ret);
+      Ports p = value_node(NodeKind::Return, sc, loc, {}, 1, &ret);
       g.nodes[ret].site = global;
       g.nodes[ret].index = k;
       site.returns.push_back(ret);
@@ -438,7 +544,6 @@ class Lowering {
     site.pos = g.nodes[site.returns.back()].pos;
     g.bodies[sc.body].sites.push_back(global);
     g.sites.push_back(std::move(site));
-    if (c.type().size() == 0) return {};  // the done token stays an effect
     return out;
   }
 
@@ -449,6 +554,8 @@ class Lowering {
     // The point L is evaluated before the cotangent M (Fig. 2's evaluation contexts).
     Ports l = lower(r.point, sc, env, funs, groups);
     Ports w = lower(r.cotangent, sc, env, funs, groups);
+    if (rd_lowering == RdLowering::Adjoint && !host_rds.count(&r))
+      return lower_rd_adjoint(r, l, w, sc, env, funs, groups);
     auto prog = std::make_shared<RdProgram>();
     Name zm("%cotangent"), zl("%point");
     Type t = r.point.type();
@@ -476,6 +583,72 @@ class Lowering {
     Ports out = value_node(NodeKind::Rd, sc, r.loc(), in, Graph::output_count(t), &id);
     g.nodes[id].rd = prog;
     if (t.size() == 0) return {};
+    return out;
+  }
+
+  // W.rd_V(x:T. N) in reverse mode (docs/graph-ad.md): N is the body of a function of x and
+  // its other free variables; the host calls its forward body with V, and then, once the
+  // forward activation has returned (everything it saved is in the store), its adjoint body
+  // with W, at the same tag. The adjoint's first |T| outputs are W.rd_V(x:T. N).
+  Ports lower_rd_adjoint(const Rd& r, const Ports& l, const Ports& w, Scope& sc,
+                         std::vector<Binding>& env, std::vector<FunBinding>& funs,
+                         std::vector<const LetRec*>& groups) {
+    const Type t = r.point.type();
+    NameSet fv = free_vars(r.body);
+    fv.erase(r.var);
+    std::vector<Name> sorted(fv.begin(), fv.end());
+    std::sort(sorted.begin(), sorted.end());
+    Ports args = l;
+    Type param = t;
+    std::vector<Type> fv_types;
+    for (Name x : sorted) {
+      Type xt;
+      Ports v = lookup(x, env, sc, &xt);
+      args.insert(args.end(), v.begin(), v.end());
+      fv_types.push_back(xt);
+      param = Type::pair(param, xt);
+    }
+    const Type result = r.body.type();
+    std::uint32_t b =
+        new_body("rd@" + std::to_string(r.loc().line) + ":" + std::to_string(r.loc().col), r.loc(),
+                 param, result, static_cast<std::uint32_t>(param.size()));
+    {
+      Scope root;
+      root.body = b;
+      root.ctl = Port{g.bodies[b].inputs.back(), 0};
+      root.has_ctl = true;
+      std::vector<Binding> benv;
+      std::uint32_t k = 0;
+      auto bind = [&](Name x, Type xt) {
+        Ports ports;
+        for (std::size_t i = 0; i < xt.size(); ++i) {
+          ports.push_back(Port{g.bodies[b].inputs[k++], 0});
+          root.origins.push_back(ports.back());
+        }
+        benv.push_back(Binding{x, xt, ports, &root, next_binding_++});
+      };
+      bind(r.var, t);
+      for (std::size_t i = 0; i < sorted.size(); ++i)
+        bind(sorted[i], fv_types[i]);
+      Ports out = lower(r.body, root, benv, funs, groups);
+      close_body(b, root, out);
+    }
+    args.push_back(control(sc));
+    Ports fwd = make_site(sc, b, args, result, r.loc());
+    std::uint32_t forward_site = static_cast<std::uint32_t>(g.sites.size()) - 1;
+    // The adjoint waits for the forward activation to return: its control token is joined
+    // with the forward's outputs (which also makes the rd undefined when N is).
+    Ports join = fwd;
+    join.push_back(control(sc));
+    NodeId sync;
+    Ports after = value_node(NodeKind::Sync, sc, r.loc(), join, 1, &sync);
+    Ports adj_args = w;
+    adj_args.push_back(after[0]);
+    Ports out = make_site(sc, b, adj_args, param, r.loc());
+    std::uint32_t adjoint_site = static_cast<std::uint32_t>(g.sites.size()) - 1;
+    rd_requests_.push_back(RdRequest{&r, b, forward_site, adjoint_site});
+    out.resize(t.size());
+    if (t.size() == 0) return {};  // the adjoint's done token stays an effect
     return out;
   }
 };
@@ -535,12 +708,22 @@ void assign_slots(Graph& g) {
 
 }  // namespace
 
-Graph lower_to_graph(const Term& program, const std::vector<std::pair<Name, Type>>& inputs) {
-  Lowering l;
-  l.lower_program(program, inputs);
-  renumber(l.g);
-  assign_slots(l.g);
-  return std::move(l.g);
+Graph lower_to_graph(const Term& program, const std::vector<std::pair<Name, Type>>& inputs,
+                     RdLowering rd) {
+  std::set<const Rd*> host;
+  for (;;) {
+    Lowering l;
+    l.rd_lowering = rd;
+    l.host_rds = host;
+    l.lower_program(program, inputs);
+    if (!l.needs_host.empty()) {
+      host.insert(l.needs_host.begin(), l.needs_host.end());
+      continue;
+    }
+    renumber(l.g);
+    assign_slots(l.g);
+    return std::move(l.g);
+  }
 }
 
 }  // namespace adlang::graph

@@ -2,6 +2,12 @@
 // docs/graph.md). Every function body is lowered once, local letrecs included (their bodies
 // have no free ordinary variables, Fig. 1, so they lift); the main term is the entry body
 // whose parameters are the program's inputs.
+//
+// W.rd_V(x:T. N) is lowered, by default, to reverse mode inside the graph (docs/graph-ad.md):
+// N becomes a body of its own, differentiated into a forward and an adjoint body
+// (semantics/graph/adjoint.hpp), and the rd to two call sites of the same tag, one into each.
+// RdLowering::Host keeps the earlier lowering, one Rd node evaluated on the host by symbolic
+// evaluation and the linear R (for comparison, and for partitioned runs).
 #pragma once
 
 #include <utility>
@@ -14,6 +20,9 @@ namespace adlang::graph {
 
 // The graph of a type-checked program whose free variables are `inputs`. Literals are read
 // as doubles (the graph runs in double precision).
-Graph lower_to_graph(const Term& program, const std::vector<std::pair<Name, Type>>& inputs);
+enum class RdLowering { Adjoint, Host };
+
+Graph lower_to_graph(const Term& program, const std::vector<std::pair<Name, Type>>& inputs,
+                     RdLowering rd = RdLowering::Adjoint);
 
 }  // namespace adlang::graph

@@ -88,6 +88,10 @@ std::optional<Undefined> strict_node_value(const Node& n, const double* in, doub
         out[j] = r[j];
       return std::nullopt;
     }
+    case NodeKind::Save:
+    case NodeKind::Load:
+      throw InternalError(
+          "internal error: a partitioned graph with reverse mode (lower it with RdLowering::Host)");
     case NodeKind::Switch:
     case NodeKind::Merge:
     case NodeKind::InputMerge:

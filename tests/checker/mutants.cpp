@@ -35,6 +35,17 @@ Value<S> compiled_eval_mutant_compiled_sub_swapped(const Term&, const ValueEnv<S
 template <class S>
 Value<S> compiled_eval_mutant_tape_mul_adjoint(const Term&, const ValueEnv<S>&, EvalContext&);
 
+namespace graph {
+Graph lower_to_graph_mutant_graph_predicate_swapped(const Term&,
+                                                    const std::vector<std::pair<Name, Type>>&,
+                                                    RdLowering);
+Graph lower_to_graph_mutant_graph_fanout_unsummed(const Term&,
+                                                  const std::vector<std::pair<Name, Type>>&,
+                                                  RdLowering);
+Value<double> run_graph_mutant_graph_store_stack(const Graph&, const std::vector<Value<double>>&,
+                                                 const GraphOptions&, NameSupply&, GraphStats*);
+}  // namespace graph
+
 namespace mutants {
 
 // Every precision's evaluator of one kind replaced by the mutant's.
@@ -47,9 +58,10 @@ namespace mutants {
   } while (false)
 
 const std::vector<std::string> kMutants = {
-    "r_let_summand",       "r_snd_zero",           "r_fst_paper_text", "symbolic_total",
-    "denotational_total",  "closure_dynamic",      "den_jw",           "den_one_tag",
-    "linear_add_one_side", "compiled_sub_swapped", "tape_mul_adjoint"};
+    "r_let_summand",         "r_snd_zero",           "r_fst_paper_text", "symbolic_total",
+    "denotational_total",    "closure_dynamic",      "den_jw",           "den_one_tag",
+    "linear_add_one_side",   "compiled_sub_swapped", "tape_mul_adjoint", "graph_predicate_swapped",
+    "graph_fanout_unsummed", "graph_store_stack"};
 
 // The checker's configuration with the named mutant in place of the production code.
 checker::CheckConfig config(const std::string& name) {
@@ -74,6 +86,11 @@ checker::CheckConfig config(const std::string& name) {
     ADLANG_ALL_PRECISIONS(c, compiled, compiled_eval_mutant_compiled_sub_swapped);
   if (name == "tape_mul_adjoint")
     ADLANG_ALL_PRECISIONS(c, compiled, compiled_eval_mutant_tape_mul_adjoint);
+  if (name == "graph_predicate_swapped")
+    c.impl.lower_graph = &graph::lower_to_graph_mutant_graph_predicate_swapped;
+  if (name == "graph_fanout_unsummed")
+    c.impl.lower_graph = &graph::lower_to_graph_mutant_graph_fanout_unsummed;
+  if (name == "graph_store_stack") c.impl.run_graph = &graph::run_graph_mutant_graph_store_stack;
   return c;
 }
 

@@ -5,12 +5,15 @@
 // the kill rate; tests/checker/kill_table.cpp prints the full table.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 
+#include "checker/graph_agrees.hpp"
 #include "checker/runner.hpp"
 #include "checker/term_edit.hpp"
 #include "lang/printer.hpp"
 #include "mutants.hpp"
+#include "support/test_support.hpp"
 
 namespace adlang {
 
@@ -28,7 +31,8 @@ struct Kill {
 // one yields a counterexample that shrinks to at most 15 nodes. Reports the earliest catch
 // (programs tried before the first failure, over the properties run) and the smallest shrunk
 // counterexample.
-Kill hunt(const std::string& mutant, const CheckConfig& config) {
+Kill hunt(const std::string& mutant, const CheckConfig& config,
+          const std::vector<std::string>& only = {}) {
   checker::RunOptions o;
   o.count = 2000;
   o.seed = 1;
@@ -38,6 +42,7 @@ Kill hunt(const std::string& mutant, const CheckConfig& config) {
   best.programs = UINT64_MAX;
   best.nodes = SIZE_MAX;
   for (const PropertyInfo& p : all_properties()) {
+    if (!only.empty() && std::find(only.begin(), only.end(), p.name) == only.end()) continue;
     o.properties = {p.name};
     // A later failing program may shrink further (the first one may be stuck at a large
     // type, such as real^3 values): look at up to three failures per property.
@@ -62,9 +67,9 @@ Kill hunt(const std::string& mutant, const CheckConfig& config) {
   return best;
 }
 
-void expect_killed(const std::string& mutant, const CheckConfig& config,
-                   std::size_t max_nodes = 15) {
-  Kill k = hunt(mutant, config);
+void expect_killed(const std::string& mutant, const CheckConfig& config, std::size_t max_nodes = 15,
+                   const std::vector<std::string>& only = {}) {
+  Kill k = hunt(mutant, config, only);
   ASSERT_NE(k.programs, UINT64_MAX) << mutant << " survived 2,000 programs of every property";
   EXPECT_LE(k.programs, 2000u);
   EXPECT_LE(k.nodes, max_nodes) << mutant << ": counterexample not small";
@@ -109,6 +114,33 @@ TEST(Mutants, CompiledEvaluatorSubtractingTheWrongWayRound) {
 }
 TEST(Mutants, TapeSendingMulsAdjointTimesTheWrongOperand) {
   expect_killed("tape_mul_adjoint", mutants::config("tape_mul_adjoint"));
+}
+// Reverse mode in the graph: only graph-rd-agrees runs it.
+TEST(Mutants, GraphAdjointSteeredByTheOtherSideOfThePredicate) {
+  expect_killed("graph_predicate_swapped", mutants::config("graph_predicate_swapped"), 15,
+                {"graph-rd-agrees"});
+}
+TEST(Mutants, GraphFanOutContributionsNotSummed) {
+  expect_killed("graph_fanout_unsummed", mutants::config("graph_fanout_unsummed"), 15,
+                {"graph-rd-agrees"});
+}
+// Random programs seldom differentiate a tree recursion whose sibling activations save values,
+// so the stack is shown on fib's shape, where the siblings' values must not interleave.
+TEST(Mutants, GraphSavedValuesInAStackPerDepth) {
+  const char* program =
+      "def f(p: real * real): real = let (x: real, n: real) = p in\n"
+      "  if n < 1.5 then sin(x) else f(x, n - 1) * f(x, n - 2) + x;\n"
+      "1.rd[x0](x: real. f(x, 10))";
+  test::Checked c = test::check(program, {{"x0", "0.3"}});
+  std::vector<Value<double>> values{parse_value<double>("0.3").value};
+  std::vector<std::pair<Name, Type>> inputs{{Name("x0"), Type::real()}};
+  CheckConfig production;
+  EXPECT_EQ(checker::graph_rd_agrees_on(c.term, inputs, values, production).verdict,
+            checker::Verdict::Pass);
+  checker::Outcome o =
+      checker::graph_rd_agrees_on(c.term, inputs, values, mutants::config("graph_store_stack"));
+  EXPECT_EQ(o.verdict, checker::Verdict::Fail);
+  std::printf("KILL graph_store_stack graph-rd-agrees (fib's shape)\n%s\n", o.detail.c_str());
 }
 
 }  // namespace

@@ -52,7 +52,7 @@ int run(std::uint64_t count, std::uint64_t seed, bool verbose) {
       inputs.emplace_back(in.name, in.type);
       values.push_back(checker::input_value<double>(in));
     }
-    graph::Graph g = graph::lower_to_graph(prog.term, inputs);
+    graph::Graph g = graph::lower_to_graph(prog.term, inputs, graph::RdLowering::Host);
     graph::PartitionedOptions po;
     po.graph.deadness = graph::Deadness::Propagate;
     po.graph.eval.fuel = 20000;

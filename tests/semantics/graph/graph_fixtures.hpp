@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "checker/program_generator.hpp"
 #include "semantics/graph/graph.hpp"
 #include "semantics/graph/lower.hpp"
 #include "semantics/value.hpp"
@@ -30,6 +31,15 @@ inline LoweredGraph lowered(const std::string& program, const Env& env = {}) {
   l.g = graph::lower_to_graph(l.checked.term, inputs);
   graph::verify(l.g);
   return l;
+}
+
+// A generated program's inputs as the graph takes them: names and types, and their values.
+inline void graph_inputs(const gen::GeneratedProgram& p, std::vector<std::pair<Name, Type>>& inputs,
+                         std::vector<Value<double>>& values) {
+  for (std::size_t i = 0; i < p.inputs.size(); ++i) {
+    inputs.emplace_back(p.inputs[i].name, p.inputs[i].type);
+    values.push_back(parse_value<double>(p.input_values[i]).value);
+  }
 }
 
 inline const char* kFib =

@@ -212,10 +212,7 @@ RC_GTEST_PROP(GraphAgrees, WithTheCompiledEvaluatorBitForBit, ()) {
   gen::GeneratedProgram p = *gen::program(gen::GenConfig{});
   std::vector<std::pair<Name, Type>> inputs;
   std::vector<Value<double>> values;
-  for (std::size_t i = 0; i < p.inputs.size(); ++i) {
-    inputs.emplace_back(p.inputs[i].name, p.inputs[i].type);
-    values.push_back(parse_value<double>(p.input_values[i]).value);
-  }
+  test::graph_inputs(p, inputs, values);
   checker::CheckConfig config;
   checker::Outcome o = checker::graph_agrees_on(p.term, inputs, values, config);
   RC_ASSERT(o.verdict != checker::Verdict::Fail);

@@ -216,11 +216,8 @@ RC_GTEST_PROP(PartitionedAgrees, WithTheUnpartitionedGraph, ()) {
   gen::GeneratedProgram p = *gen::program(gen::GenConfig{});
   std::vector<std::pair<Name, Type>> inputs;
   std::vector<Value<double>> values;
-  for (std::size_t i = 0; i < p.inputs.size(); ++i) {
-    inputs.emplace_back(p.inputs[i].name, p.inputs[i].type);
-    values.push_back(parse_value<double>(p.input_values[i]).value);
-  }
-  graph::Graph g = graph::lower_to_graph(p.term, inputs);
+  test::graph_inputs(p, inputs, values);
+  graph::Graph g = graph::lower_to_graph(p.term, inputs, graph::RdLowering::Host);
   graph::PartitionedOptions o = options();
   o.graph.eval.fuel = 20000;
   auto attempt = [&](const std::function<Value<double>()>& f) {
