@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <unordered_set>
 
 #include <sys/mman.h>
 
@@ -149,6 +150,9 @@ class Executor {
   }
 
   ~Executor() {
+    // A run that ended by an exception (a budget, an internal error) leaves frames and tags.
+    for (TagNode* t : roots_)
+      destroy_tags(t);
     for (auto& w : workers_)
       for (void* p : w->chunks)
         std::free(p);
@@ -237,7 +241,8 @@ class Executor {
   Shared<std::int64_t> peak_frames_{0};
   alignas(64) std::atomic<bool> done_{false};
   std::atomic<unsigned> idle_{0};
-  std::mutex store_mu_;  // Threaded: the store
+  std::mutex store_mu_;                 // Threaded: the store
+  std::unordered_set<TagNode*> roots_;  // the tries of tags that frames own
   std::uint64_t saved_ = 0, store_values_ = 0, store_tags_ = 0;
   std::uint64_t peak_values_ = 0, peak_bytes_ = 0;
 
@@ -466,6 +471,7 @@ class Executor {
     t->parent = parent;
     t->key = key;
     t->refs = 1;
+    roots_.insert(t);
     ++store_tags_;
     store_grew();
     return t;
@@ -494,6 +500,7 @@ class Executor {
     auto l = lock_store();
     --t->refs;
     if (owned) {
+      roots_.erase(t);
       destroy_tags(t);
       return;
     }
