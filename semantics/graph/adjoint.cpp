@@ -489,10 +489,31 @@ class Differentiator::State::Adjoint {
       for (std::size_t i = 1; i < cs.size(); ++i)
         r = Port{make(NodeKind::Add, loc, {r, cs[i]}, 1), 0};
     } else {
-      r = Port{make(NodeKind::Sync, loc, cs, 1), 0};
+      r = join(cs, loc);
     }
     cot_.emplace(key_of(p), r);
     return r;
+  }
+
+  // A Sync of the tokens, as a tree of Syncs of at most kJoinWidth inputs (a control token used
+  // by many nodes, a Const per operand of a large sum, has as many contributions).
+  static constexpr std::size_t kJoinWidth = 1024;
+  Port join(Ports tokens, SourceLoc loc) {
+    while (tokens.size() > 1) {
+      Ports next;
+      for (std::size_t i = 0; i < tokens.size(); i += kJoinWidth) {
+        std::size_t end = std::min(tokens.size(), i + kJoinWidth);
+        if (end - i == 1) {
+          next.push_back(tokens[i]);
+          continue;
+        }
+        Ports part(tokens.begin() + static_cast<std::ptrdiff_t>(i),
+                   tokens.begin() + static_cast<std::ptrdiff_t>(end));
+        next.push_back(Port{make(NodeKind::Sync, loc, part, 1), 0});
+      }
+      tokens = std::move(next);
+    }
+    return tokens[0];
   }
 
   Port constant(double v, Port ctl, SourceLoc loc) {
