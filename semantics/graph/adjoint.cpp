@@ -275,8 +275,10 @@ class Differentiator::State::Adjoint {
         case NodeKind::Merge: {
           Port u = cot({id, 0});
           NodeId s = make(NodeKind::Switch, n.loc, {u, load(n.inputs[2])}, 2);
-          contribute(n.inputs[0], Port{s, 0});
-          contribute(n.inputs[1], Port{s, 1});
+          // A Merge of tokens (a unit-valued if) may merge a real effect with a token.
+          bool real = is_real({id, 0});
+          contribute(n.inputs[0], real ? Port{s, 0} : after(n.inputs[0], Port{s, 0}));
+          contribute(n.inputs[1], real ? Port{s, 1} : after(n.inputs[1], Port{s, 1}));
           contribute(n.inputs[2], after(n.inputs[2], u));
           break;
         }
@@ -294,7 +296,13 @@ class Differentiator::State::Adjoint {
         }
         case NodeKind::Exit: {
           const Body& a = g_.bodies[a_];
-          contribute(n.inputs[0], Port{nu > 0 ? a.inputs[n.index] : a.inputs.back(), 0});
+          // A body of unit result returns a token (its effects, possibly a real value that
+          // only strictness consumes): its cotangent is the adjoint's control token.
+          if (nu > 0) {
+            contribute(n.inputs[0], Port{a.inputs[n.index], 0});
+          } else {
+            contribute(n.inputs[0], after(n.inputs[0], Port{a.inputs.back(), 0}));
+          }
           break;
         }
         case NodeKind::Call:

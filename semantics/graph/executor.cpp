@@ -522,12 +522,18 @@ class Executor {
   }
 
   // What an rd left behind when it was undefined before its adjoint ran.
-  void destroy_tags(TagNode* t) {
-    for (auto& c : t->children)
-      destroy_tags(c.second);
-    store_values_ -= t->values.size();
-    --store_tags_;
-    delete t;
+  // Iteratively: the trie is as deep as the recursion that made it.
+  void destroy_tags(TagNode* root) {
+    std::vector<TagNode*> stack{root};
+    while (!stack.empty()) {
+      TagNode* t = stack.back();
+      stack.pop_back();
+      for (auto& c : t->children)
+        stack.push_back(c.second);
+      store_values_ -= t->values.size();
+      --store_tags_;
+      delete t;
+    }
   }
 
   // A slot is saved at most once per tag (one Save node per slot, and an activation fires it at

@@ -144,6 +144,30 @@ TEST(GraphAd, NestedDerivativesAndForwardMode) {
             "1");
 }
 
+// A unit-valued body or conditional returns a token that may be a real value consumed only
+// for strictness (an unused parameter, an unused let): its cotangent is zero, not the token.
+TEST(GraphAd, UnitResultsCarryNoCotangent) {
+  std::string why;
+  for (const char* prog :
+       {"def u(x: real): unit = *;\n1.rd[x0](x: real. let v: unit = u(x) in x * x)",
+        "1.rd[x0](x: real. let v: unit = (if x < 0 then * else (let z: real = x * 2 in *)) in "
+        "x * x)"}) {
+    EXPECT_EQ(value(prog, {{"x0", "1.5"}}), "3") << prog;
+    EXPECT_EQ(agrees(prog, {{"x0", "1.5"}}, &why), checker::Verdict::Pass) << prog << "\n" << why;
+  }
+}
+
+// An undefined rd deep in a recursion leaves a deep trie of saved values behind; it is freed
+// without recursion on a worker thread's stack.
+TEST(GraphAd, DeepTrieOfAnUndefinedRdIsFreed) {
+  const char* prog =
+      "def f(p: real * real): real = let (x: real, n: real) = p in\n"
+      "  if n < 0.5 then log(x - 10) else f(x, n - 1) * x;\n"
+      "def g(y: real): real = 1.rd[y](x: real. f(x, 100000));\n"
+      "g(x0)";
+  EXPECT_EQ(value(prog, {{"x0", "1"}}, 2).substr(0, 20), "undefined (operator ");
+}
+
 // An rd the recursion passes through has no finite static graph: it stays a host-side node.
 TEST(GraphAd, RecursionThroughRdFallsBackToTheHostNode) {
   std::string prog = test::read_file(test::source_dir() + "/examples/own_derivative.ad");
