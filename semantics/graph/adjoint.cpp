@@ -47,7 +47,6 @@ struct Differentiator::State {
   // slot are always differentiated by the same rd (one is in the forward body of an rd, the
   // other in its adjoint, and any body calling one calls the other).
   std::unordered_map<std::uint32_t, std::uint32_t> adj_slot;
-  std::vector<bool> slot_discrete;
   std::uint32_t root = UINT32_MAX;  // the body differentiated in place just now
 
   explicit State(Graph& graph) : g(graph) {}
@@ -71,22 +70,14 @@ struct Differentiator::State {
     return id;
   }
 
-  std::uint32_t new_slot(bool discrete) {
-    slot_discrete.push_back(discrete);
-    return g.store_slots++;
-  }
+  std::uint32_t new_slot() { return g.store_slots++; }
 
   std::uint32_t cotangent_slot(std::uint32_t s) {
     auto it = adj_slot.find(s);
     if (it != adj_slot.end()) return it->second;
-    std::uint32_t t = new_slot(false);
+    std::uint32_t t = new_slot();
     adj_slot.emplace(s, t);
     return t;
-  }
-
-  bool discrete_slot(std::uint32_t s) const {
-    // Slots of an earlier Differentiator's graph are not ours: none exist (one per lowering).
-    return s < slot_discrete.size() && slot_discrete[s];
   }
 
   std::uint32_t new_body(std::string name, SourceLoc loc, BodyRole role, Type param, Type result,
@@ -563,7 +554,7 @@ class Differentiator::State::Adjoint {
     auto it = loads_.find(key_of(p));
     if (it != loads_.end()) return it->second;
     bool discrete = !is_real(p);
-    std::uint32_t slot = st_.new_slot(discrete);
+    std::uint32_t slot = st_.new_slot();
     saved_.emplace_back(p, slot, discrete);
     NodeId l = make(NodeKind::Load, g_.nodes[p.node].loc, {actl(ctx_of(p))}, 1);
     g_.nodes[l].index = slot;

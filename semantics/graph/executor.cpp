@@ -110,8 +110,7 @@ struct Frame {
   const Schedule* code;                // the body (Dynamic: this activation's own copy)
   Shared<std::int32_t>* pending;       // per block: signals still missing
   Token* slots;                        // output slots of the body's nodes
-  TagNode* tag;                        // its tag in the store, or null (no reverse mode)
-  bool owns_tag;                       // the root of a trie of tags, freed with the frame
+  TagNode* tag;  // its tag in the store, or null (no reverse mode); a root is the frame's own
 };
 
 // ---- the executor ----------------------------------------------------------------------
@@ -393,13 +392,11 @@ class Executor {
     set<bool>(f->shared, false);
     f->code = &s;
     f->tag = nullptr;
-    f->owns_tag = false;
     if (site != UINT32_MAX && g_.sites[site].tagged) {
       internal_check(parent->tag != nullptr, "a tagged call from a frame without a tag");
       f->tag = enter_tag(parent->tag, g_.sites[site].mirror);
     } else if (g_.bodies[body].uses_store) {
       f->tag = new_tag(nullptr, 0);
-      f->owns_tag = true;
     }
     f->pending = reinterpret_cast<Shared<std::int32_t>*>(p);
     p += sizeof(Shared<std::int32_t>) * sh.pending.size();
@@ -422,7 +419,7 @@ class Executor {
 
   void free_frame(Worker& w, F* f) {
     if (o_.engine == Engine::Dynamic && f->parent) delete f->code;
-    if (f->tag) leave_tag(f->tag, f->owns_tag);
+    if (f->tag) leave_tag(f->tag);
     std::uint32_t body = f->body;
     f->~F();
     frames_changed(w, -1);
@@ -496,10 +493,11 @@ class Executor {
     return t;
   }
 
-  void leave_tag(TagNode* t, bool owned) {
+  // A root (no parent) belongs to the one frame that made it: it goes with that frame.
+  void leave_tag(TagNode* t) {
     auto l = lock_store();
     --t->refs;
-    if (owned) {
+    if (!t->parent) {
       roots_.erase(t);
       destroy_tags(t);
       return;

@@ -640,8 +640,7 @@ class Lowering {
     // with the forward's outputs (which also makes the rd undefined when N is).
     Ports join = fwd;
     join.push_back(control(sc));
-    NodeId sync;
-    Ports after = value_node(NodeKind::Sync, sc, r.loc(), join, 1, &sync);
+    Ports after = value_node(NodeKind::Sync, sc, r.loc(), join, 1);
     Ports adj_args = w;
     adj_args.push_back(after[0]);
     Ports out = make_site(sc, b, adj_args, param, r.loc());
