@@ -7,10 +7,13 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <type_traits>
+#include <unordered_map>
 #include <unordered_set>
 
 #include <sys/mman.h>
 
+#include "ad/tape_storage.hpp"
 #include "lang/diagnostics.hpp"
 #include "semantics/compiled_eval.hpp"
 #include "semantics/graph/node_value.hpp"
@@ -82,13 +85,28 @@ const Bottom* earlier(const Bottom* a, const Bottom* b) {
 // host) down to an activation, as a trie. The forward and the adjoint activations of the same
 // call have the same tag (the adjoint site's element is its forward site), so the adjoint takes
 // what the forward saved. A tag is freed when no frame has it and it holds nothing.
+//
+// A trie as deep as the recursion has a tag per activation, so a tag allocates nothing of its
+// own in the common case: its children are a list through `sibling`, and its first kInline
+// values are held in place (an activation saves a few: 4 and 6 per step of docs/performance.md's
+// recursion); only the values beyond them go to `more`, a hash table by slot (a body that saves
+// thousands of values in one activation, as an rd over many inputs does, takes each in O(1)). Tags
+// are carved from the executor's chunks (see Executor::carve) and reused through a free list.
 struct TagNode {
-  TagNode* parent = nullptr;
-  std::uint32_t key = 0;
-  std::uint32_t refs = 0;  // frames whose tag this is
-  std::vector<std::pair<std::uint32_t, TagNode*>> children;
-  std::vector<std::pair<std::uint32_t, double>> values;  // by slot
+  static constexpr std::uint32_t kInline = 8;
+  TagNode* parent;
+  TagNode* child;    // the first child
+  TagNode* sibling;  // the next child of the parent
+  std::uint32_t key;
+  std::uint32_t refs;   // frames whose tag this is
+  std::uint32_t count;  // values held in place (at most kInline)
+  std::uint32_t slots[kInline];
+  double values[kInline];
+  std::unordered_map<std::uint32_t, double>* more;  // the values beyond kInline, or null
+
+  bool empty() const { return count == 0 && child == nullptr; }
 };
+static_assert(std::is_trivially_destructible_v<TagNode>);
 
 // ---- frames ----------------------------------------------------------------------------
 
@@ -152,9 +170,13 @@ class Executor {
     // A run that ended by an exception (a budget, an internal error) leaves frames and tags.
     for (TagNode* t : roots_)
       destroy_tags(t);
+    // The chunks are kept for the next runs (MappedRegions): fresh memory costs a page fault
+    // per page and its zeroing, which dominated deep recursions, as it does for the tape.
     for (auto& w : workers_)
-      for (void* p : w->chunks)
-        std::free(p);
+      for (MappedRegions::Region r : w->chunk.chunks)
+        MappedRegions::here().give(r);
+    for (MappedRegions::Region r : store_chunk_.chunks)
+      MappedRegions::here().give(r);
   }
 
   Value<double> run(const std::vector<Value<double>>& inputs, GraphStats* stats) {
@@ -192,6 +214,13 @@ class Executor {
   static constexpr std::uint32_t kNoRequest = UINT32_MAX;
   static constexpr std::uint64_t kWaiting = UINT64_MAX;
 
+  // Memory that frames and tags are carved from: regions of at least 8 MiB in huge pages.
+  struct Chunks {
+    std::vector<MappedRegions::Region> chunks;
+    char* at = nullptr;
+    std::size_t left = 0;
+  };
+
   struct alignas(64) Worker {
     explicit Worker(std::size_t bodies) : free_frames(bodies) {}
     // The work list, private to the worker: LIFO at the back; with several threads, an idle
@@ -205,9 +234,7 @@ class Executor {
     std::uint64_t tokens = 0, dead = 0, frames = 0, copies = 0;
     std::int64_t frames_delta = 0;                // frames made minus freed, not yet published
     std::vector<std::vector<void*>> free_frames;  // per body
-    std::vector<void*> chunks;
-    char* chunk = nullptr;
-    std::size_t chunk_left = 0;
+    Chunks chunk;
     alignas(64) std::atomic<std::int64_t> fuel{0};  // Threaded: fuel taken from the pool
     // Threaded: the index of a worker asking this one for work (kNoRequest if none), and the
     // answer to this worker's own request (kWaiting until it comes; 0: none).
@@ -242,7 +269,9 @@ class Executor {
   std::atomic<unsigned> idle_{0};
   std::mutex store_mu_;                 // Threaded: the store
   std::unordered_set<TagNode*> roots_;  // the tries of tags that frames own
-  std::uint64_t saved_ = 0, store_values_ = 0, store_tags_ = 0;
+  std::vector<TagNode*> free_tags_;     // tags freed, for reuse
+  Chunks store_chunk_;                  // the memory tags are carved from
+  std::uint64_t saved_ = 0, store_values_ = 0, store_tags_ = 0, store_spilled_ = 0;
   std::uint64_t peak_values_ = 0, peak_bytes_ = 0;
 
   // ---- work items ----
@@ -346,25 +375,26 @@ class Executor {
 
   // Frames are carved from large chunks (growing the heap one frame at a time is slow in
   // the commands' worker thread, whose malloc arena grows by mprotect).
-  static void* carve(Worker& w, std::size_t size) {
-    size = (size + 63) & ~std::size_t(63);  // whole cache lines: no false sharing between workers
-    if (size > w.chunk_left) {
-      // 8 MiB chunks aligned for transparent huge pages: first touches of fresh memory
-      // (page faults) dominate deep recursions, and a huge page takes one fault per 2 MiB.
-      constexpr std::size_t kHuge = std::size_t(2) << 20;
-      std::size_t n =
-          (std::max<std::size_t>(size, std::size_t(8) << 20) + kHuge - 1) & ~(kHuge - 1);
-      w.chunk = static_cast<char*>(std::aligned_alloc(kHuge, n));
-      if (!w.chunk) throw std::bad_alloc();
-      internal_check(reinterpret_cast<std::uintptr_t>(w.chunk) + n < (std::uintptr_t(1) << 48),
+  // Frames take whole cache lines (align 64: no false sharing between workers); tags, which
+  // only the store's lock holder touches, are packed (align 8).
+  static void* carve(Chunks& c, std::size_t size, std::size_t align = 64) {
+    size = (size + align - 1) & ~(align - 1);
+    if (size > c.left) {
+      // Chunks of at least 8 MiB in transparent huge pages (MappedRegions): first touches of
+      // fresh memory (page faults) dominate deep recursions, and a huge page takes one fault
+      // per 2 MiB; regions kept from earlier runs take none.
+      MappedRegions::Region r =
+          MappedRegions::here().take(std::max<std::size_t>(size, std::size_t(8) << 20));
+      c.chunks.push_back(r);
+      c.at = static_cast<char*>(r.at);
+      internal_check(std::uint64_t(reinterpret_cast<std::uintptr_t>(c.at)) + r.bytes <
+                         (std::uint64_t(1) << 48),
                      "a frame lies above 2^48");
-      madvise(w.chunk, n, MADV_HUGEPAGE);
-      w.chunks.push_back(w.chunk);
-      w.chunk_left = n;
+      c.left = r.bytes;
     }
-    void* p = w.chunk;
-    w.chunk += size;
-    w.chunk_left -= size;
+    void* p = c.at;
+    c.at += size;
+    c.left -= size;
     return p;
   }
 
@@ -377,7 +407,7 @@ class Executor {
       mem = list.back();
       list.pop_back();
     } else {
-      mem = carve(w, sh.size);
+      mem = carve(w.chunk, sh.size);
     }
     // Layout: the frame, its pending counts, its slots.
     char* p = static_cast<char*>(mem);
@@ -455,41 +485,66 @@ class Executor {
     return std::unique_lock<std::mutex>();
   }
 
+  // A spilled value: its hash node (a link, the slot and the value) and its bucket.
+  static constexpr std::size_t kSpilledBytes = 4 * sizeof(void*);
+
   void store_grew() {
-    std::uint64_t bytes =
-        store_values_ * sizeof(std::pair<std::uint32_t, double>) + store_tags_ * sizeof(TagNode);
+    std::uint64_t bytes = store_tags_ * sizeof(TagNode) + store_spilled_ * kSpilledBytes;
     peak_values_ = std::max(peak_values_, store_values_);
     peak_bytes_ = std::max(peak_bytes_, bytes);
   }
 
-  TagNode* new_tag(TagNode* parent, std::uint32_t key) {
-    auto l = lock_store();
-    TagNode* t = new TagNode;
+  // A fresh tag (the store is locked): from the free list, else carved from the store's chunks.
+  TagNode* alloc_tag(TagNode* parent, std::uint32_t key) {
+    TagNode* t;
+    if (!free_tags_.empty()) {
+      t = free_tags_.back();
+      free_tags_.pop_back();
+    } else {
+      t = static_cast<TagNode*>(carve(store_chunk_, sizeof(TagNode), alignof(TagNode)));
+    }
     t->parent = parent;
+    t->child = nullptr;
+    t->sibling = nullptr;
     t->key = key;
     t->refs = 1;
-    roots_.insert(t);
+    t->count = 0;
+    t->more = nullptr;
     ++store_tags_;
     store_grew();
+    return t;
+  }
+
+  void free_tag(TagNode* t) {
+    if (t->more) {
+      store_spilled_ -= t->more->size();
+      delete t->more;
+      t->more = nullptr;
+    }
+    store_values_ -= t->count;
+    --store_tags_;
+    free_tags_.push_back(t);
+  }
+
+  TagNode* new_tag(TagNode* parent, std::uint32_t key) {
+    auto l = lock_store();
+    TagNode* t = alloc_tag(parent, key);
+    roots_.insert(t);
     return t;
   }
 
   // The tag of a frame entered from a frame of tag `parent` by a site of tag element `key`.
   TagNode* enter_tag(TagNode* parent, std::uint32_t key) {
     auto l = lock_store();
-    for (auto& [k, c] : parent->children) {
-      if (k == key) {
+    for (TagNode* c = parent->child; c; c = c->sibling) {
+      if (c->key == key) {
         ++c->refs;
         return c;
       }
     }
-    TagNode* t = new TagNode;
-    t->parent = parent;
-    t->key = key;
-    t->refs = 1;
-    parent->children.emplace_back(key, t);
-    ++store_tags_;
-    store_grew();
+    TagNode* t = alloc_tag(parent, key);
+    t->sibling = parent->child;
+    parent->child = t;
     return t;
   }
 
@@ -503,18 +558,13 @@ class Executor {
       return;
     }
     // Free the tags that hold nothing and that no frame has, up to the owned root.
-    while (t->parent && t->refs == 0 && t->values.empty() && t->children.empty()) {
+    while (t->parent && t->refs == 0 && t->empty()) {
       TagNode* up = t->parent;
-      auto& cs = up->children;
-      for (std::size_t i = 0; i < cs.size(); ++i) {
-        if (cs[i].second == t) {
-          cs[i] = cs.back();
-          cs.pop_back();
-          break;
-        }
-      }
-      delete t;
-      --store_tags_;
+      TagNode** link = &up->child;
+      while (*link != t)
+        link = &(*link)->sibling;
+      *link = t->sibling;
+      free_tag(t);
       t = up;
     }
   }
@@ -526,33 +576,61 @@ class Executor {
     while (!stack.empty()) {
       TagNode* t = stack.back();
       stack.pop_back();
-      for (auto& c : t->children)
-        stack.push_back(c.second);
-      store_values_ -= t->values.size();
-      --store_tags_;
-      delete t;
+      for (TagNode* c = t->child; c; c = c->sibling)
+        stack.push_back(c);
+      free_tag(t);
     }
   }
 
   // A slot is saved at most once per tag (one Save node per slot, and an activation fires it at
   // most once; a cotangent slot's one Save is the adjoint of its slot's one Load) and taken
-  // once, by its Load.
+  // once, by its Load. The values in place come first: `more` holds values only when the
+  // kInline places are full.
   void save(TagNode* t, std::uint32_t slot, double v) {
     auto l = lock_store();
     ++saved_;
-    t->values.emplace_back(slot, v);
+    for (std::uint32_t i = 0; i < t->count; ++i)
+      internal_check(t->slots[i] != slot, "a value saved twice by one activation");
+    if (t->count < TagNode::kInline) {
+      t->slots[t->count] = slot;
+      t->values[t->count] = v;
+      ++t->count;
+    } else {
+      if (!t->more) t->more = new std::unordered_map<std::uint32_t, double>;
+      internal_check(t->more->emplace(slot, v).second, "a value saved twice by one activation");
+      ++store_spilled_;
+    }
     ++store_values_;
     store_grew();
   }
 
   double take(TagNode* t, std::uint32_t slot) {
     auto l = lock_store();
-    auto& vs = t->values;
-    for (std::size_t i = vs.size(); i-- > 0;) {
-      if (vs[i].first == slot) {
-        double v = vs[i].second;
-        vs[i] = vs.back();
-        vs.pop_back();
+    for (std::uint32_t i = t->count; i-- > 0;) {
+      if (t->slots[i] == slot) {
+        double v = t->values[i];
+        // Fill the place with the last value: one from `more`, else the last in place.
+        if (t->more && !t->more->empty()) {
+          auto it = t->more->begin();
+          t->slots[i] = it->first;
+          t->values[i] = it->second;
+          t->more->erase(it);
+          --store_spilled_;
+        } else {
+          --t->count;
+          t->slots[i] = t->slots[t->count];
+          t->values[i] = t->values[t->count];
+        }
+        --store_values_;
+        return v;
+      }
+    }
+    if (t->more) {
+      auto it = t->more->find(slot);
+      if (it != t->more->end()) {
+        double v = it->second;
+        t->more->erase(it);
+        --store_spilled_;
         --store_values_;
         return v;
       }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <unordered_map>
 
 #include "lang/diagnostics.hpp"
 
@@ -52,64 +53,90 @@ Schedule make_schedule(const Graph& g, const Body& b) {
   auto local = [&](NodeId id) { return id - b.first; };
 
   // Events: 0 the entry, 1 + k the return of local site k, then one per Merge heading a block.
-  std::vector<EventSet> events(n);
-  std::vector<std::uint32_t> block_of(n, UINT32_MAX);
-  std::map<EventSet, std::uint32_t> block_ids;
-  std::vector<EventSet> block_events;
-  auto block_for = [&](const EventSet& s) {
-    auto [it, fresh] = block_ids.emplace(s, static_cast<std::uint32_t>(block_events.size()));
-    if (fresh) block_events.push_back(s);
+  // A node's events are a set, interned (equal sets have one id), and nodes with the same set
+  // form a block; blocks are numbered in the order their sets are first given to a node. The
+  // union of two sets is computed once per pair of ids: most nodes of a body read nodes of
+  // their own block, so a node costs a hash lookup per input, not a set union.
+  std::map<EventSet, std::uint32_t> set_ids;
+  std::vector<EventSet> sets;
+  std::vector<std::uint32_t> block_of_set;  // per set: its block, or UINT32_MAX
+  auto intern = [&](EventSet s) {
+    auto [it, fresh] = set_ids.emplace(s, static_cast<std::uint32_t>(sets.size()));
+    if (fresh) {
+      sets.push_back(std::move(s));
+      block_of_set.push_back(UINT32_MAX);
+    }
     return it->second;
   };
+  std::uint32_t nblocks = 0;
+  auto block_for = [&](std::uint32_t set) {
+    if (block_of_set[set] == UINT32_MAX) block_of_set[set] = nblocks++;
+    return block_of_set[set];
+  };
+  std::unordered_map<std::uint64_t, std::uint32_t> unions;
+  auto join = [&](std::uint32_t a, std::uint32_t b) {
+    if (a == b) return a;
+    if (a > b) std::swap(a, b);
+    std::uint64_t key = (static_cast<std::uint64_t>(a) << 32) | b;
+    auto it = unions.find(key);
+    if (it != unions.end()) return it->second;
+    EventSet u;
+    std::set_union(sets[a].begin(), sets[a].end(), sets[b].begin(), sets[b].end(),
+                   std::back_inserter(u));
+    std::uint32_t id = intern(std::move(u));
+    unions.emplace(key, id);
+    return id;
+  };
+  constexpr std::uint32_t kNone = UINT32_MAX;
+  std::vector<std::uint32_t> set_of(n, kNone);
+  std::vector<std::uint32_t> block_of(n, UINT32_MAX);
   Schedule sc;
-  sc.entry = block_for({0});
+  const std::uint32_t entry_set = intern({0});
+  sc.entry = block_for(entry_set);
   sc.return_block.resize(nsites);
   for (std::uint32_t k = 0; k < nsites; ++k)
-    sc.return_block[k] = block_for({1 + k});
+    sc.return_block[k] = block_for(intern({1 + k}));
   std::uint32_t merges = 0;
   std::vector<bool> heads(n, false);
   for (std::uint32_t l : order) {
     const Node& node = g.nodes[b.nodes[l]];
-    EventSet s;
+    std::uint32_t s = kNone;
     if (node.kind == NodeKind::InputMerge) {
-      s = {0};
+      s = entry_set;
     } else if (node.kind == NodeKind::Return) {
-      s = {1 + g.sites[node.site].local};
+      s = intern({1 + g.sites[node.site].local});
     } else if (node.kind == NodeKind::Merge &&
-               !(events[local(node.inputs[0].node)] == events[local(node.inputs[1].node)] &&
-                 events[local(node.inputs[0].node)] == events[local(node.inputs[2].node)])) {
-      s = {1 + nsites + merges++};
+               !(set_of[local(node.inputs[0].node)] == set_of[local(node.inputs[1].node)] &&
+                 set_of[local(node.inputs[0].node)] == set_of[local(node.inputs[2].node)])) {
+      s = intern({1 + nsites + merges++});
       heads[l] = true;
     } else if (node.kind == NodeKind::Call) {
       continue;  // below, once every node its site reads has its set
     } else {
       for (const Port& p : node.inputs) {
-        const EventSet& in = events[local(p.node)];
-        EventSet u;
-        std::set_union(s.begin(), s.end(), in.begin(), in.end(), std::back_inserter(u));
-        s = std::move(u);
+        std::uint32_t in = set_of[local(p.node)];
+        s = s == kNone ? in : join(s, in);
       }
-      if (s.empty()) s = {0};
+      if (s == kNone) s = entry_set;
     }
     block_of[l] = block_for(s);
-    events[l] = std::move(s);
+    set_of[l] = s;
   }
   // A call site's Calls wait for all its arguments (the callee is entered when every Call has
   // arrived, so nothing is lost) and form one node, where the last of them stands: the events
   // of every Call of the site. Calls have no consumer in the body.
   for (std::uint32_t k = 0; k < nsites; ++k) {
     const CallSite& site = g.sites[b.sites[k]];
-    EventSet s;
+    std::uint32_t s = kNone;
     for (NodeId c : site.calls) {
-      const EventSet& in = events[local(g.nodes[c].inputs[0].node)];
-      EventSet u;
-      std::set_union(s.begin(), s.end(), in.begin(), in.end(), std::back_inserter(u));
-      s = std::move(u);
+      std::uint32_t in = set_of[local(g.nodes[c].inputs[0].node)];
+      s = s == kNone ? in : join(s, in);
     }
+    internal_check(s != kNone, "a call site without Calls");
     std::uint32_t block = block_for(s);
     for (NodeId c : site.calls) {
       block_of[local(c)] = block;
-      events[local(c)] = s;
+      set_of[local(c)] = s;
     }
   }
 
@@ -121,7 +148,6 @@ Schedule make_schedule(const Graph& g, const Body& b) {
   }
 
   // The nodes, block by block.
-  std::uint32_t nblocks = static_cast<std::uint32_t>(block_events.size());
   std::vector<std::vector<std::uint32_t>> members(nblocks);
   for (std::uint32_t l : order)
     members[block_of[l]].push_back(l);
@@ -154,14 +180,16 @@ Schedule make_schedule(const Graph& g, const Body& b) {
       s.site = node.site;
       s.value = node.value;
       s.info = &node;
-      std::vector<Port> ins = node.inputs;
+      const std::vector<Port>* node_ins = &node.inputs;
+      std::vector<Port> site_ins;
       if (node.kind == NodeKind::Call) {
         const CallSite& site = g.sites[node.site];
         if (l != last_call[site.local]) continue;  // run with the site's last Call
-        ins.clear();
         for (NodeId c : site.calls)
-          ins.push_back(g.nodes[c].inputs[0]);
+          site_ins.push_back(g.nodes[c].inputs[0]);
+        node_ins = &site_ins;
       }
+      const std::vector<Port>& ins = *node_ins;
       internal_check(node.num_outputs() <= UINT16_MAX, "a graph node with 65536 outputs");
       if (!is_source(node)) {
         internal_check(ins.size() <= UINT16_MAX, "a graph node with 65536 inputs");
