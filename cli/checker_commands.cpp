@@ -1,6 +1,8 @@
 // Registration of `adlang den` and `adlang check` with CLI11 (see cli/checker_commands.hpp).
 #include "cli/checker_commands.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <iostream>
 
 #include "checker/property_registry.hpp"

@@ -10,7 +10,6 @@
 //   if (checker_exit >= 0) return checker_exit;
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -18,6 +17,10 @@
 #include <vector>
 
 #include "cli/command_options.hpp"
+
+namespace CLI {
+class App;  // <CLI/CLI.hpp>, included by the files that add options: it is heavy to compile
+}  // namespace CLI
 
 namespace adlang {
 

@@ -1,5 +1,7 @@
 #include "cli/resource_options.hpp"
 
+#include <CLI/CLI.hpp>
+
 namespace adlang {
 
 BudgetLimits budget_limits(const ResourceOptions& o) {

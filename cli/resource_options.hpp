@@ -2,10 +2,13 @@
 // docs/robustness.md).
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
 
 #include "lang/resource_budget.hpp"
+
+namespace CLI {
+class App;  // <CLI/CLI.hpp>, included by the files that add options: it is heavy to compile
+}  // namespace CLI
 
 namespace adlang {
 
