@@ -604,7 +604,9 @@ class Executor {
     store_grew();
   }
 
-  double take(TagNode* t, std::uint32_t slot) {
+  // A predicate's slot always holds its value (its activation's forward saved it); a
+  // cotangent's slot may hold nothing (nothing added to it): it reads 0.
+  double take(TagNode* t, std::uint32_t slot, bool predicate) {
     auto l = lock_store();
     for (std::uint32_t i = t->count; i-- > 0;) {
       if (t->slots[i] == slot) {
@@ -635,6 +637,7 @@ class Executor {
         return v;
       }
     }
+    internal_check(!predicate, "an adjoint activation found no saved predicate");
     return 0;  // a cotangent's slot that nothing added to
   }
 
@@ -1073,7 +1076,7 @@ class Executor {
         slots[n.out] = slots[in[0]];
         return;
       case NodeKind::Load:
-        slots[n.out] = Token::live(take(f->tag, n.index));
+        slots[n.out] = Token::live(take(f->tag, n.index, n.info->control));
         return;
       case NodeKind::Switch:
       case NodeKind::Merge:
