@@ -3,20 +3,22 @@ what the kernel sends: each cell's program is the definitions of the cells befor
 own, followed by its term, written to a file and run by `adlang run|trace|diff|den|check`
 with the inputs and settings the cells gave (%env, %set). The cells this understands: magic
 lines first (%env, %set precision|predicates|ad|fuel, then at most one of %trace, %diff NAME,
-%den, %check N, %check), then definitions (each from `def` to its `;`) and at most one term.
+%den, %check N, %check, %plot NAME FROM TO), then definitions (each from `def` to its `;`) and
+at most one term.
 """
 
 import os
 import re
 import subprocess
 
-TERM_MAGICS = ("%trace", "%diff", "%den", "%check")
+TERM_MAGICS = ("%trace", "%diff", "%den", "%check", "%plot")
 # The settings each command takes as flags.
 FLAGS = {"run": ("precision", "predicates", "ad", "fuel"),
          "trace": ("precision", "predicates", "ad", "fuel"),
          "diff": ("precision", "predicates", "ad", "fuel"),
          "den": ("precision", "predicates", "fuel"),
-         "check": ("precision", "predicates")}
+         "check": ("precision", "predicates"),
+         "plot": ("predicates", "fuel")}
 
 
 def comparable(text):
@@ -49,9 +51,10 @@ class CliReference:
         self.defs.append(text)
 
     def expected(self, cell, count):
-        """(stdout, stderr, failed, svg_flags) the CLI gives for `cell`; stderr names the
-        program In[count], as the kernel does. svg_flags: the `adlang trace` flags of the
-        picture the cell should display, or None."""
+        """(stdout, stderr, failed, svg) the CLI gives for `cell`; stderr names the program
+        In[count], as the kernel does. svg: the picture the cell should display (the trace
+        `adlang trace --format svg` draws for %trace and %diff, the chart of `adlang plot` for
+        %plot), or None."""
         lines = cell.split("\n")
         magic = None
         body = []
@@ -98,13 +101,15 @@ class CliReference:
         with open(path, "w") as f:
             f.write("\n".join(self.defs) + ("\n" if self.defs else "") + term)
         command = {None: "run", "%trace": "trace", "%diff": "diff", "%den": "den",
-                   "%check": "check"}[magic[0] if magic else None]
+                   "%check": "check", "%plot": "plot"}[magic[0] if magic else None]
         argv = [command, "cell.ad"]
         if command == "diff":
             argv += ["--wrt", magic[1]]
+        if command == "plot":
+            argv += ["--wrt", magic[1], "--from", magic[2], "--to", magic[3], "-o", "cell.svg"]
         # The inputs the program uses (definitions have no free variables, Fig. 1): those
         # named in the term, less those the CLI says the program does not use.
-        used = [n for n in self.env if re.search(r"(?<![\w'])%s(?![\w'])" % re.escape(n), term)]
+        used = [n for n in self.env if n != (magic[1] if command == "plot" else None) and re.search(r"(?<![\w'])%s(?![\w'])" % re.escape(n), term)]
         while True:
             probe = self._run(["fmt", "cell.ad", "--after", "resolve"] + sum(
                 (["--env", "%s=%s" % (n, self.env[n])] for n in used), []), count, None)
@@ -119,23 +124,26 @@ class CliReference:
                 argv += ["--" + key, self.settings[key]]
         if command == "check" and self.settings.get("ad", "tape") != "paper":
             argv += ["--ad", "linear"]  # the REPL's :check, unless :set ad paper
-        # The picture %trace and %diff show: `adlang trace` with the same flags (and --wrt).
-        svg = argv[2:] if command in ("trace", "diff") else None
-        return self._run(argv, count, svg)
+        out, err, failed, _ = self._run(argv, count, None)
+        svg = None
+        if command in ("trace", "diff") and not failed:
+            # The picture: `adlang trace` with the same flags (and --wrt for %diff).
+            self._run(["trace", "cell.ad"] + argv[2:] + ["--format", "svg", "-o", "cell.svg"],
+                      count, None)
+            svg = self._read("cell.svg", count)
+        elif command == "plot" and not failed:
+            svg = self._read("cell.svg", count)
+        return (out, err, failed, svg)
+
+    def _read(self, name, count):
+        path = os.path.join(self.workdir, name)
+        with open(path) as f:
+            text = f.read().replace("cell.ad", "In[%d]" % count)  # a plot's title
+        os.remove(path)
+        return text
 
     def _run(self, argv, count, svg):
         r = subprocess.run([self.adlang] + argv, cwd=self.workdir, capture_output=True, text=True,
                            timeout=120)
         err = r.stderr.replace("cell.ad", "In[%d]" % count)
         return (r.stdout, err, r.returncode != 0, svg)
-
-    def picture(self, flags):
-        """The SVG `adlang trace cell.ad --format svg` draws with `flags`."""
-        out = os.path.join(self.workdir, "cell.svg")
-        r = subprocess.run([self.adlang, "trace", "cell.ad"] + flags +
-                           ["--format", "svg", "-o", out], cwd=self.workdir,
-                           capture_output=True, text=True, timeout=120)
-        if r.returncode != 0:
-            raise AssertionError("adlang trace --format svg failed: " + r.stderr)
-        with open(out) as f:
-            return f.read()

@@ -1,7 +1,7 @@
 """The adlang Jupyter kernel driven by jupyter_client (docs/kernel.md): started from the
 kernelspec `adlang kernel install --prefix` writes, it runs cells whose every output equals
 the CLI's for the same program (cli_reference.py), shows the trace picture of %trace and %diff
-as the SVG `adlang trace --format svg` draws, reports errors as Jupyter errors with the CLI's
+as the SVG `adlang trace --format svg` draws and the chart of %plot as `adlang plot` draws it, reports errors as Jupyter errors with the CLI's
 diagnostic and caret, keeps definitions across cells, and survives an interrupt of an endless
 recursion.
 
@@ -60,6 +60,7 @@ CELLS = [
     "%env x=0\n(relu(x), grad[x](y: real. relu(y)))",  # undefined at the kink: an error
     "sq((1, 2))",  # a type error, with its caret
     "let y: real = 2 in\n  y * sq(y)",  # a term over two lines
+    "%plot x -2 2\ncube(x) - x",
 ]
 
 
@@ -98,8 +99,7 @@ def main():
                     pictures = [d for d in got["display"] if "image/svg+xml" in d]
                     m.equal(what + ": pictures", len(pictures), 1)
                     if pictures:
-                        m.equal(what + ": the trace picture", pictures[0]["image/svg+xml"],
-                                cli.picture(svg))
+                        m.equal(what + ": the picture", pictures[0]["image/svg+xml"], svg)
                 else:
                     m.equal(what + ": display data", got["display"], [])
             # The type error's diagnostic: where, and the caret under it.
