@@ -51,6 +51,18 @@ class Splitter {
 
   void line(const std::string& raw, std::uint32_t number) {
     std::string t = trim(raw);
+    if (!buffer_.empty() && !is_def_) {
+      // A term goes on while it is not whole, or on indented lines; a definition or a
+      // command always starts a new input (an unfinished term then reports its error).
+      bool indented = !t.empty() && (raw[0] == ' ' || raw[0] == '\t');
+      bool starts_new = starts_with_word(t, "def") || (!t.empty() && (t[0] == '%' || t[0] == ':'));
+      if (starts_new || (!indented && is_whole_term(buffer_))) {
+        flush();
+      } else {
+        buffer_ += "\n" + raw;
+        return;
+      }
+    }
     if (buffer_.empty()) {
       if (t.empty()) return;
       if (t[0] == '%' || t[0] == ':') {
@@ -60,17 +72,10 @@ class Splitter {
       buffer_line_ = number;
       buffer_ = raw;
     } else {
-      // A new definition or command ends an unfinished term (which then reports its error).
-      if (!is_def_ &&
-          (starts_with_word(t, "def") || (!t.empty() && (t[0] == '%' || t[0] == ':')))) {
-        flush();
-        line(raw, number);
-        return;
-      }
-      buffer_ += "\n" + raw;
+      buffer_ += "\n" + raw;  // a definition before its ';'
     }
     is_def_ = starts_with_word(trim(buffer_), "def");
-    if (is_def_ ? !ReplSession::needs_more(buffer_) : is_whole_term(buffer_)) flush();
+    if (is_def_ && !ReplSession::needs_more(buffer_)) flush();
   }
 
   void finish() {

@@ -48,6 +48,17 @@ TEST(KernelCell, DefinitionsTermsAndCommandsInOrder) {
   EXPECT_EQ(in[3].text_line, 7u);
 }
 
+TEST(KernelCell, ATermGoesOnWhileUnfinishedOrIndented) {
+  auto in = split_cell("1 + 2\n3 + 4\nsq(1)\n  + 2\n\n(1,\n2)\n-- a comment\n5");
+  ASSERT_EQ(in.size(), 5u);
+  EXPECT_EQ(in[0].text, "1 + 2");
+  EXPECT_EQ(in[1].text, "3 + 4");
+  EXPECT_EQ(in[2].text, "sq(1)\n  + 2");
+  EXPECT_EQ(in[3].text, "(1,\n2)");
+  EXPECT_EQ(in[3].text_line, 6u);
+  EXPECT_EQ(in[4].text, "-- a comment\n5");
+}
+
 TEST(KernelCell, MagicsTakeTheirTerm) {
   auto in = split_cell("%diff x\ndef f(x: real): real = x;\nf(x) * x\n%trace f(2)\n%check 7");
   ASSERT_EQ(in.size(), 4u);
