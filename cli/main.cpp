@@ -5,6 +5,9 @@
 #include "cli/checker_commands.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#ifdef ADLANG_WITH_KERNEL
+#include "cli/kernel_command.hpp"
+#endif
 #include "cli/pyrewrite_command.hpp"
 #include "cli/repl_command.hpp"
 #include "cli/resource_options.hpp"
@@ -268,6 +271,12 @@ int main(int argc, char** argv) {
   int checker_exit = -1;
   register_checker_commands(app, checker_exit);
 
+#ifdef ADLANG_WITH_KERNEL
+  // adlang kernel / adlang kernel install (cli/kernel_command.hpp): set their exit code.
+  int kernel_exit = -1;
+  register_kernel_command(app, kernel_exit);
+#endif
+
   // The memory and time budgets of every subcommand (docs/robustness.md); only one parses.
   ResourceOptions budget;
   for (const char* name : {"run", "trace", "diff", "plot", "den", "check"})
@@ -283,6 +292,9 @@ int main(int argc, char** argv) {
   }
 
   if (checker_exit >= 0) return checker_exit;
+#ifdef ADLANG_WITH_KERNEL
+  if (kernel_exit >= 0) return kernel_exit;
+#endif
   if (*run) {
     finish_common(run_opts, run_precision, run_predicates, run_ad);
     run_opts.engine = run_engine == "reference"       ? RunEngine::Reference

@@ -7,7 +7,9 @@
 #include "cli/command_runner.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/length_prefixed.hpp"
 #include "cli/program_loader.hpp"
+#include "cli/trim.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/lexer.hpp"
 #include "lang/parser.hpp"
@@ -17,13 +19,6 @@
 namespace adlang {
 
 namespace {
-
-std::string trim(const std::string& s) {
-  std::size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  std::size_t e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
 
 // The tokens of `text`, or none if it does not lex.
 std::vector<Token> tokens_of(const std::string& text) {
@@ -64,6 +59,7 @@ const char* ReplSession::help_text() {
          "  :set precision double|50|100|exact\n"
          "  :set predicates strict|total\n"
          "  :set ad tape|linear|paper       which differentiation computes rd\n"
+         "  :set fuel N                     function calls allowed per evaluation\n"
          "  :set                            the current settings\n"
          "  :defs                           the definitions and inputs in scope\n"
          "  :help                           this text\n"
@@ -100,6 +96,7 @@ CommonOptions ReplSession::base_options() const {
   o.precision = precision_;
   o.predicates = predicates_;
   o.ad = ad_;
+  o.fuel = fuel_;
   return o;
 }
 
@@ -116,10 +113,11 @@ std::string ReplSession::program_text(const std::vector<Def>& defs, const std::s
   return text + main;  // no newline after it: an unfinished line is reported at its end
 }
 
-int ReplSession::program_options(const std::string& expr, CommonOptions& opts) const {
+int ReplSession::program_options(const std::string& expr, CommonOptions& opts,
+                                 const std::string& supplied) const {
   opts = base_options();
-  opts.file = "<repl>";
-  opts.source = std::make_shared<SourceFile>("<repl>", program_text(defs_, expr));
+  opts.file = source_name_;
+  opts.source = std::make_shared<SourceFile>(source_name_, program_text(defs_, expr));
   std::vector<Name> used;
   try {
     used = program_inputs(parse_program(opts.source->text()));
@@ -127,11 +125,12 @@ int ReplSession::program_options(const std::string& expr, CommonOptions& opts) c
     return kExitOk;  // the command reports the syntax error with its location
   }
   for (const Name& x : used) {
+    if (x.str() == supplied) continue;
     const Input* given = nullptr;
     for (const Input& in : inputs_)
       if (in.name == x.str()) given = &in;
     if (!given) {
-      err_ << "<repl>: error: input '" << x.str() << "' has no value\n"
+      err_ << source_name_ << ": error: input '" << x.str() << "' has no value\n"
            << "note: a free variable is an input: give it a value with :env " << x.str()
            << "=VALUE\n";
       return kExitUsage;
@@ -144,7 +143,7 @@ int ReplSession::program_options(const std::string& expr, CommonOptions& opts) c
 int ReplSession::command(const std::string& name, const std::string& arg) {
   auto needs_arg = [&](const char* what) {
     if (!arg.empty()) return false;
-    err_ << "<repl>: error: :" << name << " needs " << what << "\n";
+    err_ << source_name_ << ": error: :" << name << " needs " << what << "\n";
     return true;
   };
   if (name == "help" || name == "h" || name == "?") {
@@ -200,7 +199,8 @@ int ReplSession::command(const std::string& name, const std::string& arg) {
     if (needs_arg("an expression and 'wrt NAME'")) return kExitUsage;
     std::size_t at = arg.rfind(" wrt ");
     if (at == std::string::npos) {
-      err_ << "<repl>: error: :diff needs 'wrt NAME' after the expression, as in "
+      err_ << source_name_
+           << ": error: :diff needs 'wrt NAME' after the expression, as in "
               ":diff x * x wrt x\n";
       return kExitUsage;
     }
@@ -209,7 +209,8 @@ int ReplSession::command(const std::string& name, const std::string& arg) {
     opts.wrt = trim(arg.substr(at + 5));
     return diff_command(opts, out_, err_);
   }
-  err_ << "<repl>: error: unknown command :" << name << "\nnote: :help lists the commands\n";
+  err_ << source_name_ << ": error: unknown command :" << name
+       << "\nnote: :help lists the commands\n";
   return kExitUsage;
 }
 
@@ -227,9 +228,9 @@ int ReplSession::define(const std::string& text) {
   // The definitions must type-check together (a replaced one with its callers); a new one
   // comes last, on its session line.
   CommonOptions opts = base_options();
-  opts.file = "<repl>";
+  opts.file = source_name_;
   opts.source = std::make_shared<SourceFile>(
-      "<repl>", replaced ? program_text(defs, "()") : program_text(defs, text + "\n()"));
+      source_name_, replaced ? program_text(defs, "()") : program_text(defs, text + "\n()"));
   if (!replaced) defs.push_back(Def{name, text});
   std::shared_ptr<SourceFile> file;
   int code = run_guarded(false, out_, err_, file, [&] {
@@ -320,7 +321,7 @@ int ReplSession::set(const std::string& arg) {
          << (ad_ == AdMode::Paper    ? "paper"
              : ad_ == AdMode::Linear ? "linear"
                                      : "tape")
-         << "\n";
+         << "\nfuel " << fuel_ << "\n";
     return kExitOk;
   }
   if (key == "precision") {
@@ -328,7 +329,7 @@ int ReplSession::set(const std::string& arg) {
       precision_ = *p;
       return kExitOk;
     }
-    err_ << "<repl>: error: :set precision takes double, 50, 100 or exact\n";
+    err_ << source_name_ << ": error: :set precision takes double, 50, 100 or exact\n";
     return kExitUsage;
   }
   if (key == "predicates" && (value == "strict" || value == "total")) {
@@ -340,9 +341,22 @@ int ReplSession::set(const std::string& arg) {
     ad_ = value == "paper" ? AdMode::Paper : value == "linear" ? AdMode::Linear : AdMode::Tape;
     return kExitOk;
   }
-  err_ << "<repl>: error: :set " << arg
-       << ": expected precision double|50|100|exact, predicates strict|total, or ad "
-          "linear|paper\n";
+  if (key == "fuel") {
+    std::size_t used = 0;
+    try {
+      unsigned long long n = std::stoull(value, &used);
+      if (used == value.size() && n > 0 && value.find('-') == std::string::npos) {
+        fuel_ = n;
+        return kExitOk;
+      }
+    } catch (const std::exception&) {
+    }
+    err_ << source_name_ << ": error: :set fuel takes a positive number of calls\n";
+    return kExitUsage;
+  }
+  err_ << source_name_ << ": error: :set " << arg
+       << ": expected precision double|50|100|exact, predicates strict|total, ad "
+          "tape|linear|paper, or fuel N\n";
   return kExitUsage;
 }
 
@@ -352,13 +366,13 @@ int ReplSession::set_input(const std::string& arg) {
   std::string value = eq == std::string::npos ? "" : trim(arg.substr(eq + 1));
   std::vector<Token> toks = tokens_of(name);
   if (eq == std::string::npos || toks.size() != 2 || toks[0].kind != TokenKind::Ident) {
-    err_ << "<repl>: error: :env expects NAME=VALUE, got '" << arg << "'\n";
+    err_ << source_name_ << ": error: :env expects NAME=VALUE, got '" << arg << "'\n";
     return kExitUsage;
   }
   try {
     parse_value<double>(value);
   } catch (const ValueSyntaxError& e) {
-    err_ << "<repl>: error: :env " << name << ": " << e.what() << "\n";
+    err_ << source_name_ << ": error: :env " << name << ": " << e.what() << "\n";
     return kExitUsage;
   }
   for (Input& in : inputs_) {
@@ -369,6 +383,45 @@ int ReplSession::set_input(const std::string& arg) {
   }
   inputs_.push_back(Input{name, value});
   return kExitOk;
+}
+
+std::string ReplSession::snapshot() const {
+  std::string s;
+  put_field(s, std::to_string(static_cast<int>(precision_)));
+  put_field(s, std::to_string(static_cast<int>(predicates_)));
+  put_field(s, predicates_set_ ? "1" : "0");
+  put_field(s, std::to_string(static_cast<int>(ad_)));
+  put_field(s, std::to_string(fuel_));
+  put_field(s, std::to_string(defs_.size()));
+  for (const Def& d : defs_) {
+    put_field(s, d.name);
+    put_field(s, d.text);
+  }
+  put_field(s, std::to_string(inputs_.size()));
+  for (const Input& in : inputs_) {
+    put_field(s, in.name);
+    put_field(s, in.value);
+  }
+  return s;
+}
+
+void ReplSession::restore(const std::string& s) {
+  std::size_t at = 0;
+  precision_ = static_cast<Precision>(std::stoi(take_field(s, at)));
+  predicates_ = static_cast<PredicateMode>(std::stoi(take_field(s, at)));
+  predicates_set_ = take_field(s, at) == "1";
+  ad_ = static_cast<AdMode>(std::stoi(take_field(s, at)));
+  fuel_ = std::stoull(take_field(s, at));
+  defs_.clear();
+  for (std::size_t n = std::stoul(take_field(s, at)); n > 0; --n) {
+    std::string name = take_field(s, at);
+    defs_.push_back(Def{name, take_field(s, at)});
+  }
+  inputs_.clear();
+  for (std::size_t n = std::stoul(take_field(s, at)); n > 0; --n) {
+    std::string name = take_field(s, at);
+    inputs_.push_back(Input{name, take_field(s, at)});
+  }
 }
 
 // The properties of `adlang check` on the one program E with the session's inputs.

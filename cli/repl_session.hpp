@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/command_options.hpp"
@@ -18,7 +19,10 @@ namespace adlang {
 
 class ReplSession {
  public:
-  ReplSession(std::ostream& out, std::ostream& err) : out_(out), err_(err) {}
+  // `source_name` names the inputs in diagnostics (`<repl>:LINE:COL`; the Jupyter kernel's
+  // cells are `In[N]`).
+  ReplSession(std::ostream& out, std::ostream& err, std::string source_name = "<repl>")
+      : out_(out), err_(err), source_name_(std::move(source_name)) {}
 
   // Runs one complete input and returns the exit code the same work would give as an `adlang`
   // command (0 ok, 1 undefined, 2 usage, 3 syntax/type error, 4 check failed). `line` is the
@@ -35,6 +39,21 @@ class ReplSession {
   // The text of :help.
   static const char* help_text();
 
+  // The name diagnostics give the inputs from now on.
+  void set_source_name(std::string name) { source_name_ = std::move(name); }
+
+  // The session's program around `expr` (its definitions, settings and the inputs `expr`
+  // uses): fills `opts` and returns 0, or reports an input without a value and returns the
+  // usage exit code. The kernel's magics build their commands' options with it; `supplied`
+  // names an input the caller gives values to itself (a plot's x axis).
+  int program_options(const std::string& expr, CommonOptions& opts,
+                      const std::string& supplied = "") const;
+
+  // The session's state (definitions, inputs, settings) as text, and back: the Jupyter kernel
+  // evaluates a cell in a child process and takes the state the cell left from it.
+  std::string snapshot() const;
+  void restore(const std::string& snapshot);
+
  private:
   struct Def {
     std::string name;
@@ -47,12 +66,14 @@ class ReplSession {
 
   std::ostream& out_;
   std::ostream& err_;
+  std::string source_name_;
   std::vector<Def> defs_;
   std::vector<Input> inputs_;
   Precision precision_ = Precision::Double;
   PredicateMode predicates_ = PredicateMode::Strict;
   bool predicates_set_ = false;  // by :set predicates (else a Python :load chooses total)
   AdMode ad_ = AdMode::Tape;
+  std::uint64_t fuel_ = EvalOptions{}.fuel;
   bool quit_ = false;
   std::uint32_t input_line_ = 1;  // the session's line number of the input being handled
 
@@ -63,9 +84,6 @@ class ReplSession {
   int set_input(const std::string& arg);
   int check(const std::string& expr);
 
-  // The session's program around `expr`, with the inputs it uses: fills `opts` and returns 0,
-  // or reports an input without a value and returns the usage exit code.
-  int program_options(const std::string& expr, CommonOptions& opts) const;
   // The definitions followed by `main`, in order; blank lines before `main` put it on the line
   // of the session it was typed on (input_line_), when the definitions leave room.
   std::string program_text(const std::vector<Def>& defs, const std::string& main) const;

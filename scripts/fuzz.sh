@@ -26,7 +26,7 @@ source scripts/sanitize_build.sh
 build_dir=$sanitize_build_dir
 
 build() {
-  ./scripts/install-deps.sh
+  ./scripts/install-deps.sh --kernel
   cmake -S . -B "$build_dir" "${sanitize_flags[@]}" >/dev/null
   cmake --build "$build_dir" -j"$jobs" --target "$@"
 }

@@ -16,6 +16,14 @@ packages=(
 # and texlive-science, ~75 MB installed, about 3 minutes on a fresh machine). Installed
 # without recommended packages, which would pull in several hundred MB of TeX.
 teaching=(libedit-dev graphviz gnuplot-nox texlive-latex-base texlive-science)
+# --kernel: the Jupyter kernel (`adlang kernel`, docs/kernel.md) and its tests: xeus with its
+# ZeroMQ server (it brings cppzmq-dev, nlohmann-json3-dev, uuid-dev and libssl-dev), and
+# jupyter_client, nbclient and nbformat, which the tests drive the kernel and the notebook with.
+# A build with tests needs them (scripts/test.sh and scripts/fuzz.sh pass --kernel).
+kernel=(xeus-dev python3-jupyter-client python3-nbclient python3-nbformat)
+for arg in "$@"; do
+  if [ "$arg" = --kernel ]; then packages+=("${kernel[@]}"); fi
+done
 
 missing=()
 for p in "${packages[@]}"; do

@@ -7,7 +7,7 @@
 # the sanitizers they were 45% of the suite's time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/install-deps.sh
+./scripts/install-deps.sh --kernel
 build_dir=build-test
 flags=(-DCMAKE_BUILD_TYPE=Release -DADLANG_BUILD_TESTS=ON)
 exclude=()

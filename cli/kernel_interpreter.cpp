@@ -1,0 +1,226 @@
+#include "cli/kernel_interpreter.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <iostream>
+#include <optional>
+#include <xeus/xhelper.hpp>
+
+#include "cli/exit_codes.hpp"
+#include "cli/length_prefixed.hpp"
+#include "cli/resource_options.hpp"
+
+namespace adlang {
+
+namespace {
+
+// The child evaluating the current cell (0: none), and whether an interrupt killed it.
+std::atomic<pid_t> running_child{0};
+std::atomic<bool> interrupted{false};
+
+// The messages of the pipe from a cell's process: one kind letter, then length-prefixed fields.
+//   O text / E text          the stdout / stderr stream
+//   D (type content)...      display data
+//   X ename evalue line...   the error that ended the cell
+//   S snapshot               the session's state after the cell
+constexpr char kStdout = 'O', kStderr = 'E', kDisplay = 'D', kError = 'X', kState = 'S';
+
+void write_all(int fd, const std::string& bytes) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) _exit(kExitInternalError);  // the kernel is gone
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+void send(int fd, char kind, const std::vector<std::string>& fields) {
+  std::string body;
+  for (const std::string& f : fields)
+    put_field(body, f);
+  std::string message(1, kind);
+  put_field(message, body);
+  write_all(fd, message);
+}
+
+// The child's side: each output goes to the pipe as it is made.
+class PipeOutputs : public CellOutputs {
+ public:
+  explicit PipeOutputs(int fd) : fd_(fd) {}
+  void stream(const std::string& name, const std::string& text) override {
+    send(fd_, name == "stderr" ? kStderr : kStdout, {text});
+  }
+  void display(const std::vector<std::pair<std::string, std::string>>& bundle) override {
+    std::vector<std::string> fields;
+    for (const auto& [type, content] : bundle) {
+      fields.push_back(type);
+      fields.push_back(content);
+    }
+    send(fd_, kDisplay, fields);
+  }
+  void error(const std::string& ename, const std::string& evalue,
+             const std::vector<std::string>& traceback) override {
+    std::vector<std::string> fields{ename, evalue};
+    fields.insert(fields.end(), traceback.begin(), traceback.end());
+    send(fd_, kError, fields);
+  }
+
+ private:
+  int fd_;
+};
+
+// The cell's process: evaluates the cell, sends the state, and exits without running the
+// kernel's destructors or atexit handlers (they belong to the parent).
+[[noreturn]] void run_child(KernelSession& session, const std::string& code, int count, int fd) {
+  sigset_t sigint;
+  sigemptyset(&sigint);
+  sigaddset(&sigint, SIGINT);
+  std::signal(SIGINT, SIG_DFL);  // an interrupt sent to the process group ends the cell too
+  pthread_sigmask(SIG_UNBLOCK, &sigint, nullptr);
+  PipeOutputs outputs(fd);
+  try {
+    start_resource_budget(budget_limits(ResourceOptions{}));
+    session.run_cell(code, count, outputs);
+    send(fd, kState, {session.repl().snapshot()});
+  } catch (const std::exception& e) {
+    outputs.error(error_name(kExitInternalError), e.what(), {e.what()});
+  }
+  _exit(0);
+}
+
+// Reads the pipe until the child closes it, handing each message to `on_message`.
+template <class F>
+void read_messages(int fd, F on_message) {
+  std::string buffer;
+  char chunk[65536];
+  for (;;) {
+    ssize_t n = read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    buffer.append(chunk, static_cast<std::size_t>(n));
+    // Whole messages from the front of the buffer.
+    std::size_t at = 0;
+    for (;;) {
+      if (buffer.size() - at < 2) break;
+      std::size_t colon = buffer.find(':', at + 1);
+      if (colon == std::string::npos) break;
+      std::size_t len = std::stoul(buffer.substr(at + 1, colon - at - 1));
+      if (buffer.size() - colon - 1 < len) break;
+      char kind = buffer[at];
+      std::string body = buffer.substr(colon + 1, len);
+      std::vector<std::string> fields;
+      for (std::size_t p = 0; p < body.size();)
+        fields.push_back(take_field(body, p));
+      on_message(kind, fields);
+      at = colon + 1 + len;
+    }
+    buffer.erase(0, at);
+  }
+}
+
+}  // namespace
+
+void KernelInterpreter::interrupt() {
+  pid_t child = running_child.load();
+  if (child > 0) {
+    interrupted.store(true);
+    kill(child, SIGKILL);
+  }
+}
+
+nl::json KernelInterpreter::execute_request_impl(int execution_counter, const std::string& code,
+                                                 bool silent, bool, nl::json, bool) {
+  int fds[2];
+  if (pipe(fds) != 0) {
+    std::string why = std::string("cannot create a pipe: ") + std::strerror(errno);
+    publish_execution_error("InternalError", why, {why});
+    return xeus::create_error_reply("InternalError", why, {why});
+  }
+  std::cout.flush();
+  std::cerr.flush();
+  interrupted.store(false);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    run_child(session_, code, execution_counter, fds[1]);
+  }
+  close(fds[1]);
+  if (pid < 0) {
+    close(fds[0]);
+    std::string why = std::string("cannot start the cell's process: ") + std::strerror(errno);
+    publish_execution_error("InternalError", why, {why});
+    return xeus::create_error_reply("InternalError", why, {why});
+  }
+  running_child.store(pid);
+  std::optional<nl::json> error;
+  bool got_state = false;
+  read_messages(fds[0], [&](char kind, const std::vector<std::string>& f) {
+    if (kind == kState && f.size() == 1) {
+      session_.repl().restore(f[0]);
+      got_state = true;
+    } else if (kind == kError && f.size() >= 2) {
+      std::vector<std::string> traceback(f.begin() + 2, f.end());
+      if (!silent) publish_execution_error(f[0], f[1], traceback);
+      error = xeus::create_error_reply(f[0], f[1], traceback);
+    } else if (silent) {
+      return;
+    } else if ((kind == kStdout || kind == kStderr) && f.size() == 1) {
+      publish_stream(kind == kStderr ? "stderr" : "stdout", f[0]);
+    } else if (kind == kDisplay) {
+      nl::json data = nl::json::object();
+      for (std::size_t i = 0; i + 1 < f.size(); i += 2)
+        data[f[i]] = f[i + 1];
+      display_data(std::move(data), nl::json::object(), nl::json::object());
+    }
+  });
+  close(fds[0]);
+  running_child.store(0);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!got_state && !error) {
+    std::string ename, evalue;
+    if (interrupted.load() || (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT)) {
+      ename = "Interrupted";
+      evalue = "the evaluation was interrupted; the cell's definitions and settings are not kept";
+    } else {
+      ename = error_name(kExitInternalError);
+      evalue = WIFSIGNALED(status)
+                   ? "the cell's process died of signal " + std::to_string(WTERMSIG(status)) +
+                         " (" + strsignal(WTERMSIG(status)) + ")"
+                   : "the cell's process ended without a result (exit status " +
+                         std::to_string(WEXITSTATUS(status)) + ")";
+    }
+    publish_execution_error(ename, evalue, {evalue});
+    return xeus::create_error_reply(ename, evalue, {evalue});
+  }
+  if (error) return *error;
+  return xeus::create_successful_reply();
+}
+
+nl::json KernelInterpreter::complete_request_impl(const std::string&, int cursor_pos) {
+  return xeus::create_complete_reply(nl::json::array(), cursor_pos, cursor_pos);
+}
+
+nl::json KernelInterpreter::inspect_request_impl(const std::string&, int, int) {
+  return xeus::create_inspect_reply();
+}
+
+nl::json KernelInterpreter::is_complete_request_impl(const std::string& code) {
+  return xeus::create_is_complete_reply(cell_is_complete(code) ? "complete" : "incomplete");
+}
+
+nl::json KernelInterpreter::kernel_info_request_impl() {
+  return xeus::create_info_reply(
+      "5.3", "adlang", "0.1.0", "adlang", "0.1.0", "text/x-adlang", ".ad", "", "", "",
+      "adlang: the differentiable programming language of Abadi & Plotkin (POPL 2020).\n"
+      "%help lists the commands; docs/kernel.md describes the kernel.");
+}
+
+}  // namespace adlang
