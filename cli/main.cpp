@@ -8,6 +8,7 @@
 #include "cli/pyrewrite_command.hpp"
 #include "cli/repl_command.hpp"
 #include "cli/resource_options.hpp"
+#include "cli/serve_command.hpp"
 
 namespace {
 
@@ -268,6 +269,10 @@ int main(int argc, char** argv) {
   int checker_exit = -1;
   register_checker_commands(app, checker_exit);
 
+  // adlang serve (cli/serve_command.hpp): the playground on 127.0.0.1; sets its exit code.
+  int serve_exit = -1;
+  register_serve_command(app, serve_exit);
+
   // The memory and time budgets of every subcommand (docs/robustness.md); only one parses.
   ResourceOptions budget;
   for (const char* name : {"run", "trace", "diff", "plot", "den", "check"})
@@ -283,6 +288,7 @@ int main(int argc, char** argv) {
   }
 
   if (checker_exit >= 0) return checker_exit;
+  if (serve_exit >= 0) return serve_exit;
   if (*run) {
     finish_common(run_opts, run_precision, run_predicates, run_ad);
     run_opts.engine = run_engine == "reference"       ? RunEngine::Reference

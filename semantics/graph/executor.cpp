@@ -356,8 +356,9 @@ class Executor {
           (std::max<std::size_t>(size, std::size_t(8) << 20) + kHuge - 1) & ~(kHuge - 1);
       w.chunk = static_cast<char*>(std::aligned_alloc(kHuge, n));
       if (!w.chunk) throw std::bad_alloc();
-      internal_check(reinterpret_cast<std::uintptr_t>(w.chunk) + n < (std::uintptr_t(1) << 48),
-                     "a frame lies above 2^48");
+      internal_check(
+          std::uint64_t(reinterpret_cast<std::uintptr_t>(w.chunk)) + n < (std::uint64_t(1) << 48),
+          "a frame lies above 2^48");
       madvise(w.chunk, n, MADV_HUGEPAGE);
       w.chunks.push_back(w.chunk);
       w.chunk_left = n;
