@@ -98,8 +98,10 @@ async function drawTrace(wrt) {
   const viz = await vizReady;
   const svg = viz.renderSVGElement(r.stdout);
   $('picture').replaceChildren(svg);
+  $('picture').classList.add('fit');
   $('picture-title').textContent =
-      wrt ? `Trace graph: values and adjoints with respect to ${wrt}` : 'Trace graph';
+      (wrt ? `Trace graph: values and adjoints with respect to ${wrt}` : 'Trace graph') +
+      ' (click to zoom)';
   $('picture-title').hidden = false;
 }
 
@@ -117,6 +119,8 @@ async function command(name, title) {
     setBusy(false, e.message === 'stopped' ? 'stopped' : 'error: ' + e.message);
   }
 }
+
+$('picture').onclick = () => $('picture').classList.toggle('fit');
 
 $('run').onclick = () => command('run', 'Value (adlang run)');
 $('trace').onclick = () => command('trace', 'Trace term (adlang trace)');

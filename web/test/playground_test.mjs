@@ -137,6 +137,11 @@ try {
   const digitsWant = native('run', digits.source, digits.env, ['--precision', '50']);
   check(digits.stdout === digitsWant.stdout, 'Run at 50 digits prints what adlang run does',
         `page: ${digits.stdout}\nadlang: ${digitsWant.stdout}`);
+  await page.selectOption('#precision', 'exact');
+  const exact = await press('run');
+  const exactWant = native('run', exact.source, exact.env, ['--precision', 'exact']);
+  check(exact.stdout === exactWant.stdout, 'Run exact (cpp_rational) prints what adlang run does',
+        `page: ${exact.stdout}\nadlang: ${exactWant.stdout}`);
   await page.selectOption('#precision', 'double');
 
   // Stop: a run of ten million calls (until the fuel runs out) is ended by terminating the
