@@ -2,11 +2,14 @@
 // only, for local use: a static file server (GET and HEAD), no server-side code.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string>
+
+namespace CLI {
+class App;  // <CLI/CLI.hpp>, included by serve_command.cpp and main.cpp
+}  // namespace CLI
 
 namespace adlang {
 
