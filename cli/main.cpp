@@ -11,6 +11,7 @@
 #include "cli/pyrewrite_command.hpp"
 #include "cli/repl_command.hpp"
 #include "cli/resource_options.hpp"
+#include "cli/serve_command.hpp"
 
 namespace {
 
@@ -276,6 +277,9 @@ int main(int argc, char** argv) {
   int kernel_exit = -1;
   register_kernel_command(app, kernel_exit);
 #endif
+  // adlang serve (cli/serve_command.hpp): the playground on 127.0.0.1; sets its exit code.
+  int serve_exit = -1;
+  register_serve_command(app, serve_exit);
 
   // The memory and time budgets of every subcommand (docs/robustness.md); only one parses.
   ResourceOptions budget;
@@ -295,6 +299,7 @@ int main(int argc, char** argv) {
 #ifdef ADLANG_WITH_KERNEL
   if (kernel_exit >= 0) return kernel_exit;
 #endif
+  if (serve_exit >= 0) return serve_exit;
   if (*run) {
     finish_common(run_opts, run_precision, run_predicates, run_ad);
     run_opts.engine = run_engine == "reference"       ? RunEngine::Reference

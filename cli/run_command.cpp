@@ -5,14 +5,24 @@
 #include "cli/exit_codes.hpp"
 #include "cli/graph_engine.hpp"
 #include "cli/json.hpp"
+#ifndef ADLANG_NO_MPI
 #include "cli/partitioned_run.hpp"
+#endif
 #include "semantics/compiled_eval.hpp"
 
 namespace adlang {
 
 int run_command(const RunCommandOptions& opts, std::ostream& out, std::ostream& err) {
   if (opts.derivation) return derivation_command(opts, false, out, err);
+#ifdef ADLANG_NO_MPI
+  // The playground (docs/playground.md) has no MPI: the partitioned graph is the CLI's.
+  if (opts.partitions > 0) {
+    err << "adlang: error: --partitions needs MPI, which this build of adlang does not have\n";
+    return kExitUsage;
+  }
+#else
   if (opts.partitions > 0) return run_partitioned_command(opts, out, err);
+#endif
   std::shared_ptr<SourceFile> file;
   return run_guarded(opts.json, out, err, file, [&] {
     if (opts.engine == RunEngine::Graph || opts.engine == RunEngine::GraphDynamic)

@@ -187,7 +187,9 @@ void throw_exceeded() {
 }  // namespace budget_detail
 
 void release_free_memory() {
+#ifndef __EMSCRIPTEN__  // WebAssembly memory only grows: nothing to give back
   malloc_trim(0);
+#endif
 }
 
 std::uint64_t parse_memory_size(const std::string& text) {

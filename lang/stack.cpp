@@ -2,6 +2,10 @@
 
 #include <pthread.h>
 
+#ifdef __EMSCRIPTEN__
+#include <emscripten/stack.h>
+#endif
+
 #include <algorithm>
 #include <exception>
 #include <stdexcept>
@@ -13,6 +17,13 @@ namespace {
 
 // The lowest address the stack may reach, or null if the bounds cannot be read.
 const char* compute_limit() {
+#ifdef __EMSCRIPTEN__
+  // WebAssembly (the playground): one stack, from emscripten_stack_get_base() down to
+  // emscripten_stack_get_end(); an overflow there would corrupt memory, not fault.
+  const char* end = reinterpret_cast<const char*>(emscripten_stack_get_end());
+  std::size_t size = emscripten_stack_get_base() - emscripten_stack_get_end();
+  return end + std::max<std::size_t>(std::size_t(256) << 10, size / 8);
+#else
   const char* limit = nullptr;
   pthread_attr_t attr;
   if (pthread_getattr_np(pthread_self(), &attr) != 0) return nullptr;
@@ -25,6 +36,7 @@ const char* compute_limit() {
   }
   pthread_attr_destroy(&attr);
   return limit;
+#endif
 }
 
 struct Job {

@@ -3,6 +3,32 @@
 # Uses sudo when not run as root. Safe to run repeatedly.
 set -euo pipefail
 
+# --web: the browser playground (docs/playground.md) and its test: Debian's emscripten (3.1.6,
+# with clang-14), node-acorn for emscripten's JavaScript optimiser, chromium for the headless
+# browser test, and web/test's npm packages (playwright-core drives chromium; @viz-js/viz is
+# the Graphviz the page draws with) by `npm ci` from the committed package-lock.json.
+if [[ " $* " == *" --web "* ]]; then
+  web=(emscripten node-acorn chromium)
+  command -v npm > /dev/null || web+=(npm)
+  missing_web=()
+  for p in "${web[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing_web+=("$p")
+  done
+  if [ ${#missing_web[@]} -gt 0 ]; then
+    echo "installing (--web): ${missing_web[*]}"
+    web_sudo=()
+    if [ "$(id -u)" -ne 0 ]; then web_sudo=(sudo); fi
+    DEBIAN_FRONTEND=noninteractive "${web_sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${web_sudo[@]}" apt-get install -y -qq --no-install-recommends \
+      "${missing_web[@]}"
+  fi
+  web_test="$(dirname "$0")/../web/test"
+  if [ ! -f "$web_test/node_modules/.package-lock.json" ] ||
+    [ "$web_test/package-lock.json" -nt "$web_test/node_modules/.package-lock.json" ]; then
+    (cd "$web_test" && npm ci --no-audit --no-fund)
+  fi
+fi
+
 packages=(
   build-essential cmake pkg-config
   libboost-dev libeigen3-dev librapidcheck-dev libgtest-dev libcli11-dev

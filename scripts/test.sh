@@ -7,7 +7,10 @@
 # the sanitizers they were 45% of the suite's time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/install-deps.sh --kernel
+./scripts/install-deps.sh --kernel --web
+# The browser playground, shared by both suites (build-web/; its browser test runs
+# `adlang serve` of the suite's own build on it).
+./scripts/build-web.sh
 build_dir=build-test
 flags=(-DCMAKE_BUILD_TYPE=Release -DADLANG_BUILD_TESTS=ON)
 exclude=()

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 
 namespace adlang {
@@ -80,11 +81,26 @@ std::string ScalarTraits<double>::to_text(double x) {
   if (!std::isfinite(x)) return x > 0 ? "inf" : x < 0 ? "-inf" : "nan";
   char buf[64];
   // The shortest digits that read back as x, laid out as Python's repr lays them out.
+#ifdef ADLANG_NO_MPFR
+  // The playground's libc++ (emscripten 3.1.6) has no floating-point to_chars: the fewest
+  // correctly rounded significant digits that read back as x. They are to_chars' digits: if
+  // some n-digit decimal reads back as x, the nearest n-digit one does too.
+  for (int digits = 1;; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*e", digits - 1, x);
+    if (std::strtod(buf, nullptr) == x || digits == 17) return repr_layout(buf);
+  }
+#else
   auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific);
   return repr_layout(std::string(buf, r.ptr));
+#endif
 }
 
 namespace {
+
+#ifdef ADLANG_NO_MPFR
+// cpp_bin_float keeps no per-thread caches.
+void keep_mpfr_cache_tidy() {}
+#else
 
 // MPFR caches constants (log 2, pi, ...) per thread; they must be freed before the thread
 // exits or they leak (adlang evaluates on short-lived large-stack threads). A thread_local
@@ -97,6 +113,7 @@ void keep_mpfr_cache_tidy() {
   thread_local MpfrThreadCache guard;
   (void)guard;
 }
+#endif
 
 }  // namespace
 
@@ -164,18 +181,17 @@ LiteralProblem ScalarTraits<Rational>::from_literal(const std::string& text, Rat
   // Leading zeros would make GMP read the digits as octal ("0875" is rejected).
   std::size_t nonzero = digits.find_first_not_of('0');
   digits = nonzero == std::string::npos ? std::string("0") : digits.substr(nonzero);
-  bmp::mpz_int mantissa(digits);
-  bmp::mpz_int power =
-      bmp::pow(bmp::mpz_int(10), static_cast<unsigned>(scale < 0 ? -scale : scale));
+  BigInteger mantissa(digits);
+  BigInteger power = bmp::pow(BigInteger(10), static_cast<unsigned>(scale < 0 ? -scale : scale));
   out = scale < 0 ? Rational(mantissa, power) : Rational(mantissa * power);
   if (negative) out = -out;
   return LiteralProblem::None;
 }
 
 std::string ScalarTraits<Rational>::to_text(const Rational& x) {
-  bmp::mpz_int num = bmp::numerator(x), den = bmp::denominator(x);
+  BigInteger num = bmp::numerator(x), den = bmp::denominator(x);
   // den = 2^a 5^b gives a finite decimal with max(a, b) fraction digits.
-  bmp::mpz_int d = den;
+  BigInteger d = den;
   unsigned twos = 0, fives = 0;
   while (d % 2 == 0) {
     d /= 2;
@@ -187,9 +203,9 @@ std::string ScalarTraits<Rational>::to_text(const Rational& x) {
   }
   if (d != 1) return num.str() + "/" + den.str();
   unsigned k = std::max(twos, fives);
-  bmp::mpz_int scaled = num * bmp::pow(bmp::mpz_int(10), k) / den;  // exact
+  BigInteger scaled = num * bmp::pow(BigInteger(10), k) / den;  // exact
   bool negative = scaled < 0;
-  std::string s = (negative ? bmp::mpz_int(-scaled) : scaled).str();
+  std::string s = (negative ? BigInteger(-scaled) : scaled).str();
   if (k > 0) {
     if (s.size() <= k) s.insert(0, k + 1 - s.size(), '0');
     s.insert(s.size() - k, ".");

@@ -1,13 +1,20 @@
 // The scalar types the evaluators are generic over (DESIGN.md Sec. 4): double by default,
 // 50- and 100-digit binary floats (MPFR through Boost.Multiprecision) for high precision, and
-// exact rationals (GMP) for runs of the polynomial fragment.
+// exact rationals (GMP) for runs of the polynomial fragment. Built with ADLANG_NO_MPFR (the
+// WebAssembly playground, where MPFR and GMP do not exist: docs/playground.md), the same
+// precisions are Boost's own cpp_bin_float and cpp_rational.
 //
 // ScalarTraits<S> gives each type's conversions: reading a literal's decimal text, printing in
 // shortest round-trip form, and telling whether a value is inside the type's range.
 #pragma once
 
+#ifdef ADLANG_NO_MPFR
+#include <boost/multiprecision/cpp_bin_float.hpp>
+#include <boost/multiprecision/cpp_int.hpp>
+#else
 #include <boost/multiprecision/gmp.hpp>
 #include <boost/multiprecision/mpfr.hpp>
+#endif
 #include <charconv>
 #include <cmath>
 #include <optional>
@@ -19,9 +26,19 @@ namespace adlang {
 namespace bmp = boost::multiprecision;
 
 // Expression templates off: generic code (dual numbers, Eigen) wants plain value types.
-using Mpfr50 = bmp::number<bmp::mpfr_float_backend<50>, bmp::et_off>;
-using Mpfr100 = bmp::number<bmp::mpfr_float_backend<100>, bmp::et_off>;
+#ifdef ADLANG_NO_MPFR
+template <unsigned Digits>
+using MultiFloat = bmp::number<bmp::cpp_bin_float<Digits>, bmp::et_off>;
+using Rational = bmp::number<bmp::cpp_rational_backend, bmp::et_off>;
+using BigInteger = bmp::cpp_int;
+#else
+template <unsigned Digits>
+using MultiFloat = bmp::number<bmp::mpfr_float_backend<Digits>, bmp::et_off>;
 using Rational = bmp::number<bmp::gmp_rational, bmp::et_off>;
+using BigInteger = bmp::mpz_int;
+#endif
+using Mpfr50 = MultiFloat<50>;
+using Mpfr100 = MultiFloat<100>;
 
 enum class Precision { Double, Digits50, Digits100, Exact };
 
@@ -56,7 +73,7 @@ struct ScalarTraits<double> {
 
 template <unsigned Digits>
 struct MpfrTraits {
-  using S = bmp::number<bmp::mpfr_float_backend<Digits>, bmp::et_off>;
+  using S = MultiFloat<Digits>;
   static constexpr bool exact = false;
   static LiteralProblem from_literal(const std::string& text, S& out);
   static std::string to_text(const S& x);

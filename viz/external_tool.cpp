@@ -14,6 +14,13 @@ extern char** environ;
 
 namespace adlang {
 
+#ifdef __EMSCRIPTEN__
+// The playground (docs/playground.md): a browser starts no processes; the page draws the
+// pictures itself from their DOT text.
+ToolResult run_tool(const std::vector<std::string>& argv, const std::string&) {
+  return ToolResult{-1, argv[0] + " cannot be started in the browser"};
+}
+#else
 ToolResult run_tool(const std::vector<std::string>& argv, const std::string& input) {
   ToolResult r;
   int in[2], err[2];
@@ -88,5 +95,6 @@ ToolResult run_tool(const std::vector<std::string>& argv, const std::string& inp
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
 }
+#endif
 
 }  // namespace adlang

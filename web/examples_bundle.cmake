@@ -1,0 +1,16 @@
+# Writes OUT: the examples of the folder EXAMPLES (its .ad files) as a JavaScript array of
+# {name, text}, the playground's example menu (web/page/playground.js reads ADLANG_EXAMPLES).
+set(js "// Generated from examples/*.ad by web/examples_bundle.cmake.\nconst ADLANG_EXAMPLES = [\n")
+file(GLOB files ${EXAMPLES}/*.ad)
+foreach(f ${files})
+  get_filename_component(name ${f} NAME)
+  file(READ ${f} text)
+  string(REPLACE "\\" "\\\\" text "${text}")
+  string(REPLACE "`" "\\`" text "${text}")
+  string(REPLACE "\${" "\\\${" text "${text}")
+  string(APPEND js "  {name: \"${name}\", text: `${text}`},\n")
+endforeach()
+string(APPEND js "];\n")
+get_filename_component(dir ${OUT} DIRECTORY)
+file(MAKE_DIRECTORY ${dir})
+file(WRITE ${OUT} "${js}")
