@@ -1,5 +1,7 @@
 #include "cli/kernel_interpreter.hpp"
 
+#include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -94,6 +96,49 @@ class PipeOutputs : public CellOutputs {
   _exit(0);
 }
 
+// Jupyter messages are JSON, whose strings must be UTF-8 (xeus's serialiser throws on anything
+// else): a byte that does not start or continue a valid sequence (a Latin-1 source line echoed
+// by a diagnostic) is shown as \xNN.
+std::string as_utf8(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  for (std::size_t i = 0; i < s.size();) {
+    unsigned char c = byte(i);
+    std::size_t n = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
+    if (c < 0x80) {
+      n = 1;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      n = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      n = 3;
+      if (c == 0xE0) lo = 0xA0;  // not overlong
+      if (c == 0xED) hi = 0x9F;  // not a surrogate
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      n = 4;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;  // not above U+10FFFF
+    }
+    bool ok = n > 0 && i + n <= s.size();
+    for (std::size_t k = 1; ok && k < n; ++k) {
+      unsigned char b = byte(i + k);
+      ok = k == 1 ? (b >= lo && b <= hi) : (b >= 0x80 && b <= 0xBF);
+    }
+    if (ok) {
+      out.append(s, i, n);
+      i += n;
+    } else {
+      static const char* hex = "0123456789ABCDEF";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+      ++i;
+    }
+  }
+  return out;
+}
+
 // Reads the pipe until the child closes it, handing each message to `on_message`.
 template <class F>
 void read_messages(int fd, F on_message) {
@@ -137,7 +182,9 @@ void KernelInterpreter::interrupt() {
 nl::json KernelInterpreter::execute_request_impl(int execution_counter, const std::string& code,
                                                  bool silent, bool, nl::json, bool) {
   int fds[2];
-  if (pipe(fds) != 0) {
+  // Close-on-exec: a tool the cell runs (dot, gnuplot) must not hold the pipe open after an
+  // interrupt has killed the cell's process.
+  if (pipe2(fds, O_CLOEXEC) != 0) {
     std::string why = std::string("cannot create a pipe: ") + std::strerror(errno);
     publish_execution_error("InternalError", why, {why});
     return xeus::create_error_reply("InternalError", why, {why});
@@ -145,8 +192,12 @@ nl::json KernelInterpreter::execute_request_impl(int execution_counter, const st
   std::cout.flush();
   std::cerr.flush();
   interrupted.store(false);
+  const pid_t kernel_pid = getpid();
   pid_t pid = fork();
   if (pid == 0) {
+    // The cell's process ends with the kernel, however the kernel ends.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != kernel_pid) _exit(kExitInternalError);
     close(fds[0]);
     run_child(session_, code, execution_counter, fds[1]);
   }
@@ -160,29 +211,47 @@ nl::json KernelInterpreter::execute_request_impl(int execution_counter, const st
   running_child.store(pid);
   std::optional<nl::json> error;
   bool got_state = false;
-  read_messages(fds[0], [&](char kind, const std::vector<std::string>& f) {
-    if (kind == kState && f.size() == 1) {
-      session_.repl().restore(f[0]);
-      got_state = true;
-    } else if (kind == kError && f.size() >= 2) {
-      std::vector<std::string> traceback(f.begin() + 2, f.end());
-      if (!silent) publish_execution_error(f[0], f[1], traceback);
-      error = xeus::create_error_reply(f[0], f[1], traceback);
-    } else if (silent) {
-      return;
-    } else if ((kind == kStdout || kind == kStderr) && f.size() == 1) {
-      publish_stream(kind == kStderr ? "stderr" : "stdout", f[0]);
-    } else if (kind == kDisplay) {
-      nl::json data = nl::json::object();
-      for (std::size_t i = 0; i + 1 < f.size(); i += 2)
-        data[f[i]] = f[i + 1];
-      display_data(std::move(data), nl::json::object(), nl::json::object());
-    }
-  });
+  std::optional<std::string>
+      failure;  // what went wrong on the kernel's side while reading the cell's outputs
+  try {
+    read_messages(fds[0], [&](char kind, std::vector<std::string> f) {
+      if (kind == kState && f.size() == 1) {
+        session_.repl().restore(f[0]);  // the session's own bytes, not shown
+        got_state = true;
+        return;
+      }
+      for (std::string& field : f)
+        field = as_utf8(field);
+      if (kind == kError && f.size() >= 2) {
+        std::vector<std::string> traceback(f.begin() + 2, f.end());
+        if (!silent) publish_execution_error(f[0], f[1], traceback);
+        error = xeus::create_error_reply(f[0], f[1], traceback);
+      } else if (silent) {
+        return;
+      } else if ((kind == kStdout || kind == kStderr) && f.size() == 1) {
+        publish_stream(kind == kStderr ? "stderr" : "stdout", f[0]);
+      } else if (kind == kDisplay) {
+        nl::json data = nl::json::object();
+        for (std::size_t i = 0; i + 1 < f.size(); i += 2)
+          data[f[i]] = f[i + 1];
+        display_data(std::move(data), nl::json::object(), nl::json::object());
+      }
+    });
+  } catch (const std::exception& e) {
+    // The cell is abandoned, but the kernel answers it and goes on: the child is ended and
+    // reaped, the pipe closed, and the reply is an error.
+    failure = as_utf8(e.what());
+    kill(pid, SIGKILL);
+  }
   close(fds[0]);
   running_child.store(0);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (failure) {
+    std::string evalue = "the kernel could not read the cell's outputs: " + *failure;
+    publish_execution_error(error_name(kExitInternalError), evalue, {evalue});
+    return xeus::create_error_reply(error_name(kExitInternalError), evalue, {evalue});
   }
   if (!got_state && !error) {
     std::string ename, evalue;

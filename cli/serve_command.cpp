@@ -7,11 +7,14 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <system_error>
 #include <thread>
 
 #include "cli/exit_codes.hpp"
@@ -54,11 +57,20 @@ std::string status_response(const char* status, bool head) {
   return head ? r : r + body;
 }
 
+// Connections answered at once; more are closed unanswered (a browser retries).
+constexpr int kMaxConnections = 64;
+std::atomic<int> connections{0};
+// A request must arrive whole within this time, and each send of the response must progress
+// within it: a client that drips its request or stops reading holds a thread no longer.
+constexpr int kTimeoutSeconds = 10;
+
 // One connection: one request, one response, then close (HTTP/1.1 "Connection: close").
 void answer(int fd, const std::string& root) {
   std::string request;
   char buf[4096];
-  while (request.find("\r\n\r\n") == std::string::npos && request.size() < 65536) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kTimeoutSeconds);
+  while (request.find("\r\n\r\n") == std::string::npos && request.size() < 65536 &&
+         std::chrono::steady_clock::now() < deadline) {
     ssize_t n = ::recv(fd, buf, sizeof buf, 0);
     if (n <= 0) break;
     request.append(buf, static_cast<std::size_t>(n));
@@ -80,7 +92,12 @@ void answer(int fd, const std::string& root) {
   } else {
     std::ifstream in(*file, std::ios::binary);
     std::ostringstream body;
-    body << in.rdbuf();
+    if (in) body << in.rdbuf();
+    if (!in) {
+      send_all(fd, status_response("403 Forbidden", head));  // unreadable
+      ::close(fd);
+      return;
+    }
     std::string b = body.str();
     std::string r = std::string("HTTP/1.1 200 OK\r\nContent-Type: ") + content_type(*file) +
                     "\r\nContent-Length: " + std::to_string(b.size()) +
@@ -171,14 +188,34 @@ int serve_command(const ServeOptions& opts, std::ostream& out, std::ostream& err
     int fd = ::accept(listener, nullptr, nullptr);
     if (fd < 0) {
       if (errno == EINTR || errno == ECONNABORTED) continue;
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+        // Out of descriptors or memory for now: wait for connections to end.
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        continue;
+      }
       err << "adlang: error: accept: " << std::strerror(errno) << "\n";
       ::close(listener);
       return kExitUsage;
     }
-    // A connection that sends nothing (a browser's speculative one) is given up after 10 s.
-    timeval timeout{10, 0};
+    // A connection that sends nothing (a browser's speculative one), or stops reading, is
+    // given up after kTimeoutSeconds.
+    timeval timeout{kTimeoutSeconds, 0};
     ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-    std::thread(answer, fd, dir).detach();
+    ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+    if (connections.load() >= kMaxConnections) {
+      ::close(fd);
+      continue;
+    }
+    ++connections;
+    try {
+      std::thread([fd, dir] {
+        answer(fd, dir);
+        --connections;
+      }).detach();
+    } catch (const std::system_error&) {  // no thread to be had: the connection is closed
+      --connections;
+      ::close(fd);
+    }
   }
 }
 

@@ -114,6 +114,21 @@ def main():
                     repr(e.get("traceback")))
             _, got = execute(kc, "1 / 0")
             m.equal("an undefined value's ename", (got["error"] or {}).get("ename"), "Undefined")
+            # A source that is not UTF-8 (Latin-1): its diagnostic echoes the line, whose byte
+            # the kernel shows as \xE9 (Jupyter's JSON holds UTF-8 only), and the kernel answers.
+            with tempfile.NamedTemporaryFile(suffix=".ad", delete=False) as latin1:
+                latin1.write(b"let \xe9: real = 1 in 2\n")
+            try:
+                reply, got = execute(kc, "%load " + latin1.name)
+            finally:
+                os.unlink(latin1.name)
+            e = got["error"] or {}
+            m.equal("a Latin-1 source's reply", reply["status"], "error")
+            m.equal("a Latin-1 source's ename", e.get("ename"), "CompileError")
+            m.check("a Latin-1 source's byte", "\\xE9" in "\n".join(e.get("traceback", [])),
+                    repr(e))
+            _, got = execute(kc, "sq(5)")
+            m.equal("a cell after a Latin-1 source", got["stdout"], "25\n")
             # Interrupt: an endless recursion with a fuel that lasts hours.
             _, got = execute(kc, "%set fuel 1000000000000000")
             m.equal("%set fuel", got["error"], None)
