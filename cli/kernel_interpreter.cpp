@@ -16,6 +16,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/length_prefixed.hpp"
 #include "cli/resource_options.hpp"
+#include "lang/utf8.hpp"
 
 namespace adlang {
 
@@ -102,38 +103,16 @@ class PipeOutputs : public CellOutputs {
 std::string as_utf8(const std::string& s) {
   std::string out;
   out.reserve(s.size());
-  auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
   for (std::size_t i = 0; i < s.size();) {
-    unsigned char c = byte(i);
-    std::size_t n = 0;
-    unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
-    if (c < 0x80) {
-      n = 1;
-    } else if (c >= 0xC2 && c <= 0xDF) {
-      n = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      n = 3;
-      if (c == 0xE0) lo = 0xA0;  // not overlong
-      if (c == 0xED) hi = 0x9F;  // not a surrogate
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      n = 4;
-      if (c == 0xF0) lo = 0x90;
-      if (c == 0xF4) hi = 0x8F;  // not above U+10FFFF
-    }
-    bool ok = n > 0 && i + n <= s.size();
-    for (std::size_t k = 1; ok && k < n; ++k) {
-      unsigned char b = byte(i + k);
-      ok = k == 1 ? (b >= lo && b <= hi) : (b >= 0x80 && b <= 0xBF);
-    }
-    if (ok) {
+    if (std::size_t n = utf8_sequence_length(s, i)) {
       out.append(s, i, n);
       i += n;
     } else {
       static const char* hex = "0123456789ABCDEF";
+      auto c = static_cast<unsigned char>(s[i++]);
       out += "\\x";
       out += hex[c >> 4];
       out += hex[c & 15];
-      ++i;
     }
   }
   return out;

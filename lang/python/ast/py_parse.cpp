@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lang/python/ast/python_runtime.hpp"
+#include "lang/utf8.hpp"
 
 namespace adlang::py {
 
@@ -247,38 +248,12 @@ SourceLoc first_invalid_utf8(const std::string& text) {
   std::size_t i = 0;
   auto bad = [&]() { return SourceLoc{line, static_cast<std::uint32_t>(i - line_start + 1)}; };
   while (i < text.size()) {
-    auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x80) {
-      if (c == '\n') {
-        ++line;
-        line_start = i + 1;
-      }
-      ++i;
-      continue;
+    std::size_t len = utf8_sequence_length(text, i);
+    if (len == 0) return bad();
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
     }
-    std::size_t len = 0;
-    std::uint32_t cp = 0;
-    if ((c & 0xE0) == 0xC0) {
-      len = 2;
-      cp = c & 0x1F;
-    } else if ((c & 0xF0) == 0xE0) {
-      len = 3;
-      cp = c & 0x0F;
-    } else if ((c & 0xF8) == 0xF0) {
-      len = 4;
-      cp = c & 0x07;
-    } else {
-      return bad();
-    }
-    if (i + len > text.size()) return bad();
-    for (std::size_t j = 1; j < len; ++j) {
-      auto cc = static_cast<unsigned char>(text[i + j]);
-      if ((cc & 0xC0) != 0x80) return bad();
-      cp = (cp << 6) | (cc & 0x3F);
-    }
-    bool overlong =
-        (len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000);
-    if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return bad();
     i += len;
   }
   return SourceLoc{};
