@@ -3,32 +3,6 @@
 # Uses sudo when not run as root. Safe to run repeatedly.
 set -euo pipefail
 
-# --web: the browser playground (docs/playground.md) and its test: Debian's emscripten (3.1.6,
-# with clang-14), node-acorn for emscripten's JavaScript optimiser, chromium for the headless
-# browser test, and web/test's npm packages (playwright-core drives chromium; @viz-js/viz is
-# the Graphviz the page draws with) by `npm ci` from the committed package-lock.json.
-if [[ " $* " == *" --web "* ]]; then
-  web=(emscripten node-acorn chromium)
-  command -v npm > /dev/null || web+=(npm)
-  missing_web=()
-  for p in "${web[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing_web+=("$p")
-  done
-  if [ ${#missing_web[@]} -gt 0 ]; then
-    echo "installing (--web): ${missing_web[*]}"
-    web_sudo=()
-    if [ "$(id -u)" -ne 0 ]; then web_sudo=(sudo); fi
-    DEBIAN_FRONTEND=noninteractive "${web_sudo[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${web_sudo[@]}" apt-get install -y -qq --no-install-recommends \
-      "${missing_web[@]}"
-  fi
-  web_test="$(dirname "$0")/../web/test"
-  if [ ! -f "$web_test/node_modules/.package-lock.json" ] ||
-    [ "$web_test/package-lock.json" -nt "$web_test/node_modules/.package-lock.json" ]; then
-    (cd "$web_test" && npm ci --no-audit --no-fund)
-  fi
-fi
-
 packages=(
   build-essential cmake pkg-config
   libboost-dev libeigen3-dev librapidcheck-dev libgtest-dev libcli11-dev
@@ -47,29 +21,49 @@ teaching=(libedit-dev graphviz gnuplot-nox texlive-latex-base texlive-science)
 # jupyter_client, nbclient and nbformat, which the tests drive the kernel and the notebook with.
 # A build with tests needs them (scripts/test.sh and scripts/fuzz.sh pass --kernel).
 kernel=(xeus-dev python3-jupyter-client python3-nbclient python3-nbformat)
+# --web: the browser playground (docs/playground.md) and its test: Debian's emscripten (3.1.6,
+# with clang-14), node-acorn for emscripten's JavaScript optimiser, chromium for the headless
+# browser test (without recommended packages), and web/test's npm packages (playwright-core
+# drives chromium; @viz-js/viz is the Graphviz the page draws with) by `npm ci` from the
+# committed package-lock.json.
+web=(emscripten node-acorn chromium)
+command -v npm > /dev/null || web+=(npm)
+# Installed without recommended packages: the teaching views' and the playground's.
+lean=("${teaching[@]}")
+with_web=false
 for arg in "$@"; do
   if [ "$arg" = --kernel ]; then packages+=("${kernel[@]}"); fi
+  if [ "$arg" = --web ]; then
+    lean+=("${web[@]}")
+    with_web=true
+  fi
 done
 
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-missing_teaching=()
-for p in "${teaching[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing_teaching+=("$p")
+missing_lean=()
+for p in "${lean[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing_lean+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ] && [ ${#missing_teaching[@]} -eq 0 ]; then
-  exit 0
+if [ ${#missing[@]} -gt 0 ] || [ ${#missing_lean[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]} ${missing_lean[*]}"
+  sudo_cmd=()
+  if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  if [ ${#missing[@]} -gt 0 ]; then
+    "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
+  fi
+  if [ ${#missing_lean[@]} -gt 0 ]; then
+    "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing_lean[@]}"
+  fi
 fi
-echo "installing: ${missing[*]} ${missing_teaching[*]}"
-sudo_cmd=()
-if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-if [ ${#missing[@]} -gt 0 ]; then
-  "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
-fi
-if [ ${#missing_teaching[@]} -gt 0 ]; then
-  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing_teaching[@]}"
+if $with_web; then
+  web_test="$(dirname "$0")/../web/test"
+  if [ ! -f "$web_test/node_modules/.package-lock.json" ] ||
+    [ "$web_test/package-lock.json" -nt "$web_test/node_modules/.package-lock.json" ]; then
+    (cd "$web_test" && npm ci --no-audit --no-fund)
+  fi
 fi
