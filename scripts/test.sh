@@ -2,9 +2,9 @@
 # One command from a fresh clone: install what is missing, build adlang with its tests, and
 # run the whole test suite. With --sanitize the build uses AddressSanitizer and
 # UndefinedBehaviorSanitizer (clang-14, in build-sanitize/, shared with scripts/fuzz.sh), and
-# the suite leaves out the mutation tests (tests/checker/mutants_test.cpp), which test the tests
-# on copies of production sources with one change each: the release suite runs them, and under
-# the sanitizers they were 45% of the suite's time.
+# the suite neither builds nor runs the mutation tests (tests/checker/mutants_test.cpp), which
+# test the tests on copies of production sources with one change each: the release suite runs
+# them, and under the sanitizers they were 45% of the suite's time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh --kernel --web
