@@ -6,8 +6,8 @@
 #pragma once
 
 #include <array>
-#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -83,7 +83,8 @@ bool identical(const Value<S>& a, const Value<S>& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
     if constexpr (std::is_same_v<S, double>) {
-      if (std::bit_cast<std::uint64_t>(a[i]) != std::bit_cast<std::uint64_t>(b[i])) return false;
+      // (memcmp, not std::bit_cast: the playground's emscripten 3.1.6 has no bit_cast)
+      if (std::memcmp(&a[i], &b[i], sizeof(double)) != 0) return false;
     } else {
       if (!(a[i] == b[i])) return false;
     }

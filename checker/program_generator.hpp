@@ -1,8 +1,9 @@
 // The random well-typed programs of the property tests and of `adlang check` (DESIGN.md
 // Sec. 7): one generator, with two sources of random choices. `adlang check` draws them from a
 // seeded generator, so a run is a pure function of (seed, index, config), deterministic and
-// shardable; the test suite draws them from RapidCheck (gen:: below), whose picks shrink
-// towards the first, simplest alternative, so counterexamples shrink and stay well typed.
+// shardable; the test suite draws them from RapidCheck (checker/rapidcheck_generators.hpp),
+// whose picks shrink towards the first, simplest alternative, so counterexamples shrink and
+// stay well typed.
 //
 // Programs are built directly in the core IR through the validating factories, so every term
 // is well typed by construction. They use every term form: rd nested inside rd (up to
@@ -13,8 +14,6 @@
 // own value, or a term with itself: uniform random reals never tie), tuples and unit, and
 // every table operator inside and outside its domain.
 #pragma once
-
-#include <rapidcheck.h>
 
 #include <cstdint>
 #include <optional>
@@ -77,41 +76,3 @@ std::vector<std::string> random_value(Choices& choices, Type t);
 Type random_type(Choices& choices, unsigned depth = 2);
 
 }  // namespace adlang::checker
-
-// The RapidCheck front end, for the test suite.
-namespace adlang::gen {
-
-struct GenConfig {
-  int max_depth = 4;       // scales the size budget (with RapidCheck's size)
-  int max_rd_nesting = 2;  // rd inside rd
-  int max_inputs = 3;      // free variables of a program
-  bool conditionals = true;
-  bool recursion = true;
-  bool differentiation = true;
-  bool polynomial_only = false;  // only + - * / neg add sub mul div dot_n scale_n
-};
-
-// A closed program with its inputs: `term` has free variables exactly `inputs`, whose values
-// (concrete syntax, exact decimals) are in `input_values`.
-struct GeneratedProgram {
-  Term term;
-  std::vector<TypedName> inputs;
-  std::vector<std::string> input_values;
-};
-
-// Shows a generated program (RapidCheck prints counterexamples with this): its inputs and
-// its text in the concrete syntax.
-void showValue(const GeneratedProgram& p, std::ostream& os);
-
-// A random small type (real, unit, products, real^n).
-rc::Gen<Type> type(const GenConfig& cfg);
-// A random program of a random type.
-rc::Gen<GeneratedProgram> program(const GenConfig& cfg);
-// A random program of type `t`.
-rc::Gen<GeneratedProgram> program_of_type(Type t, const GenConfig& cfg);
-// A random trace term of type `t` whose free variables are among `vars`.
-rc::Gen<Term> trace_term(Type t, std::vector<TypedName> vars, const GenConfig& cfg);
-// A random closed value of type `t` in concrete syntax.
-rc::Gen<std::string> value_text(Type t);
-
-}  // namespace adlang::gen

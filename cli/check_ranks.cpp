@@ -1,6 +1,8 @@
 #include "cli/check_ranks.hpp"
 
+#ifndef ADLANG_NO_MPI
 #include <mpi.h>
+#endif
 
 #include <cstdlib>
 #include <limits>
@@ -9,6 +11,7 @@
 
 namespace adlang {
 
+#ifndef ADLANG_NO_MPI
 namespace {
 
 constexpr std::uint64_t kNone = std::numeric_limits<std::uint64_t>::max();
@@ -56,6 +59,7 @@ RenderedCounterexample unpack(const std::string& in) {
 }
 
 }  // namespace
+#endif
 
 RenderedCounterexample render(const checker::Counterexample& c) {
   RenderedCounterexample r;
@@ -70,6 +74,19 @@ RenderedCounterexample render(const checker::Counterexample& c) {
   return r;
 }
 
+#ifdef ADLANG_NO_MPI
+// The playground (docs/playground.md) has no MPI: a run is one process.
+CheckRanks check_ranks() {
+  return {};
+}
+
+int abort_ranks(const CheckRanks&, int code) {
+  return code;
+}
+
+void merge_ranks(const CheckRanks&, std::vector<checker::PropertySummary>&,
+                 std::vector<RenderedCounterexample>&) {}
+#else
 CheckRanks check_ranks() {
   // OpenMPI's launcher sets OMPI_COMM_WORLD_SIZE; a plain process does not start MPI at all.
   if (std::getenv("OMPI_COMM_WORLD_SIZE") == nullptr) return {};
@@ -152,5 +169,6 @@ void merge_ranks(const CheckRanks& ranks, std::vector<checker::PropertySummary>&
   }
   if (ranks.rank == 0) counterexamples = std::move(merged);
 }
+#endif
 
 }  // namespace adlang

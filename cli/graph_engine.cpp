@@ -6,6 +6,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/json.hpp"
 #include "cli/program_loader.hpp"
+#include "lang/threads.hpp"
 #include "semantics/graph/lower.hpp"
 
 namespace adlang {
@@ -22,6 +23,10 @@ int run_on_graph(const RunCommandOptions& opts, std::ostream& out, std::ostream&
                          "the reference evaluator only; use --engine reference\n");
   if (opts.threads < 1 || opts.threads > 256)
     throw CommandFailure(kExitUsage, "adlang: error: --threads must be between 1 and 256\n");
+  if (!kThreadsAvailable && opts.threads > 1)
+    throw CommandFailure(kExitUsage,
+                         "adlang: error: --threads: this build of adlang runs the "
+                         "graph at one thread (no threads in WebAssembly)\n");
   GraphProgram gp = load_graph_program(
       opts, file, opts.rd_host ? graph::RdLowering::Host : graph::RdLowering::Adjoint);
   check_printable(*gp.program);

@@ -15,6 +15,7 @@
 
 #include "ad/tape_storage.hpp"
 #include "lang/diagnostics.hpp"
+#include "lang/threads.hpp"
 #include "semantics/compiled_eval.hpp"
 #include "semantics/graph/node_value.hpp"
 #include "semantics/graph/schedule.hpp"
@@ -1394,8 +1395,13 @@ Value<double> run_graph(const Graph& g, const std::vector<Value<double>>& inputs
     Executor<false> ex(g, options, names);
     return ex.run(inputs, stats);
   }
-  Executor<true> ex(g, options, names);
-  return ex.run(inputs, stats);
+  if constexpr (!kThreadsAvailable) {
+    throw InternalError("internal error: a graph run at " + std::to_string(options.threads) +
+                        " threads in a build without threads");
+  } else {
+    Executor<true> ex(g, options, names);
+    return ex.run(inputs, stats);
+  }
 }
 
 }  // namespace adlang::graph

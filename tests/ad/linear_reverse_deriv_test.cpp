@@ -11,7 +11,7 @@
 
 #include <functional>
 
-#include "checker/program_generator.hpp"
+#include "checker/rapidcheck_generators.hpp"
 #include "lang/alpha.hpp"
 #include "lang/free_vars.hpp"
 #include "lang/parser.hpp"

@@ -7,7 +7,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "checker/numerics.hpp"
-#include "checker/program_generator.hpp"
+#include "checker/rapidcheck_generators.hpp"
 #include "lang/alpha.hpp"
 #include "lang/free_vars.hpp"
 #include "lang/parser.hpp"

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "checker/program_generator.hpp"
+#include "checker/rapidcheck_generators.hpp"
 #include "lang/alpha.hpp"
 #include "lang/free_vars.hpp"
 #include "lang/printer.hpp"

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "checker/program_generator.hpp"
+#include "checker/rapidcheck_generators.hpp"
 #include "lang/free_vars.hpp"
 #include "lang/python/lower/python_lowering.hpp"
 #include "lang/python/lower/python_print.hpp"

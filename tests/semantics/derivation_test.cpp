@@ -6,7 +6,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "ad/reverse_deriv.hpp"
-#include "checker/program_generator.hpp"
+#include "checker/rapidcheck_generators.hpp"
 #include "lang/alpha.hpp"
 #include "lang/free_vars.hpp"
 #include "lang/stack.hpp"

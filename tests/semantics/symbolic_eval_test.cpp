@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "ad/linear_reverse_deriv.hpp"
-#include "checker/program_generator.hpp"
+#include "checker/rapidcheck_generators.hpp"
 #include "lang/alpha.hpp"
 #include "lang/free_vars.hpp"
 #include "lang/parser.hpp"

@@ -8,7 +8,7 @@
 
 #include "ad/linear_reverse_deriv.hpp"
 #include "checker/graph_agrees.hpp"
-#include "checker/program_generator.hpp"
+#include "checker/rapidcheck_generators.hpp"
 #include "semantics/graph/executor.hpp"
 #include "semantics/graph/graph_fixtures.hpp"
 #include "semantics/graph/lower.hpp"

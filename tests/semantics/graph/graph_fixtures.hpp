@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "checker/program_generator.hpp"
+#include "checker/rapidcheck_generators.hpp"
 #include "semantics/graph/graph.hpp"
 #include "semantics/graph/lower.hpp"
 #include "semantics/value.hpp"

@@ -9,7 +9,7 @@
 
 #include "ad/linear_reverse_deriv.hpp"
 #include "checker/graph_agrees.hpp"
-#include "checker/program_generator.hpp"
+#include "checker/rapidcheck_generators.hpp"
 #include "cli/commands.hpp"
 #include "lang/free_vars.hpp"
 #include "semantics/graph/dot.hpp"

@@ -8,7 +8,7 @@
 #include <functional>
 
 #include "ad/linear_reverse_deriv.hpp"
-#include "checker/program_generator.hpp"
+#include "checker/rapidcheck_generators.hpp"
 #include "lang/free_vars.hpp"
 #include "semantics/graph/executor.hpp"
 #include "semantics/graph/graph_fixtures.hpp"
