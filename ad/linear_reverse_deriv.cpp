@@ -257,7 +257,7 @@ class LinearR {
         break;
     }
     if (shapes_[s].term) return shapes_[s].term;
-    check_stack("a derivative's tuple is nested too deeply");
+    const StackScope stack_scope = check_stack("a derivative's tuple is nested too deeply");
     Term pt =
         mk::pair(value_term(shapes_[s].part[0], loc), value_term(shapes_[s].part[1], loc), loc);
     if (shapes_[s].nodes > 7) {
@@ -318,7 +318,7 @@ class LinearR {
 
   int normalize_operation(const Term& c) {
     step();
-    check_stack("a trace is nested too deeply to differentiate");
+    const StackScope stack_scope = check_stack("a trace is nested too deeply to differentiate");
     SourceLoc loc = c.loc();
     switch (c.kind()) {
       case TermKind::Var: {
@@ -390,7 +390,7 @@ class LinearR {
   // Adds the contribution `w` (of the shape's type) to the adjoints the shape reaches.
   void distribute(const Term& w, int s, SourceLoc loc) {
     if (!shapes_[s].live || is_zero(w)) return;
-    check_stack("a derivative's tuple is nested too deeply");
+    const StackScope stack_scope = check_stack("a derivative's tuple is nested too deeply");
     switch (shapes_[s].kind) {
       case Shape::Unit:
         return;
@@ -423,7 +423,7 @@ class LinearR {
       return;
     }
     if (t.is_unit()) return;
-    check_stack("a derivative's tuple is nested too deeply");
+    const StackScope stack_scope = check_stack("a derivative's tuple is nested too deeply");
     if (const Pair* p = w.as<Pair>()) {
       accumulate(child(node, 0), p->first, loc);
       accumulate(child(node, 1), p->second, loc);
@@ -446,7 +446,7 @@ class LinearR {
         sum = mk::add(sum, whole[i], loc);
       return sum;
     }
-    check_stack("a derivative's tuple is nested too deeply");
+    const StackScope stack_scope = check_stack("a derivative's tuple is nested too deeply");
     Term a, b;
     if (nodes_[node].child[0] != kNone) a = materialize(nodes_[node].child[0], t.first(), loc);
     if (nodes_[node].child[1] != kNone) b = materialize(nodes_[node].child[1], t.second(), loc);

@@ -25,7 +25,7 @@ class ReverseDeriv {
 
   // W.R_V(x:T. C)
   Term r(const Term& w, const Term& v, Name x, Type t, const Term& c) {
-    check_stack("a derivative is nested too deeply");
+    const StackScope stack_scope = check_stack("a derivative is nested too deeply");
     check_resources();
     if (++steps_ > max_steps_) {
       throw DerivativeTooLarge("the derivative needs more than " + std::to_string(max_steps_) +

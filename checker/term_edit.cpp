@@ -13,7 +13,7 @@ namespace adlang::checker {
 namespace {
 
 void collect(const Term& t, std::vector<Term>& out) {
-  check_stack("the term is nested too deeply");
+  const StackScope stack_scope = check_stack("the term is nested too deeply");
   out.push_back(t);
   for (const Term& k : subterms_of(t))
     collect(k, out);

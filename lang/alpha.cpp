@@ -28,7 +28,7 @@ class Side {
 class AlphaEq {
  public:
   bool term(const Term& a, const Term& b) {
-    check_stack("a term is nested too deeply to compare");
+    const StackScope stack_scope = check_stack("a term is nested too deeply to compare");
     if (a.same_as(b) && depth_ == 0) return true;
     if (a.kind() != b.kind() || a.type() != b.type()) return false;
     switch (a.kind()) {

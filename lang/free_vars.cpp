@@ -17,7 +17,7 @@ class FreeVarWalker {
   explicit FreeVarWalker(NameSet& out) : out_(out) {}
 
   void term(const Term& t) {
-    check_stack("a term is nested too deeply");
+    const StackScope stack_scope = check_stack("a term is nested too deeply");
     switch (t.kind()) {
       case TermKind::Var: {
         Name x = t.as<Var>()->name;

@@ -18,7 +18,7 @@ class TermPrinter {
       : paper_(style == PrintStyle::Paper), ids_(style == PrintStyle::Resolved) {}
 
   Doc term(const Term& t) {
-    check_stack("a term is nested too deeply to print");
+    const StackScope stack_scope = check_stack("a term is nested too deeply to print");
     switch (t.kind()) {
       case TermKind::Var:
         return {t.as<Var>()->name.str(), layout::kAtom};

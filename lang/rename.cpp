@@ -23,7 +23,7 @@ class Renamer {
   std::unordered_map<Name, Term, NameHash> substitution;  // free variable -> term
 
   Term term(const Term& t) {
-    check_stack("a term is nested too deeply to rename");
+    const StackScope stack_scope = check_stack("a term is nested too deeply to rename");
     switch (t.kind()) {
       case TermKind::Var: {
         const Var* v = t.as<Var>();

@@ -58,6 +58,15 @@ void* run_job(void* p) {
 
 namespace stack_detail {
 
+// The part of the engine's stack (984 KB in Chromium) the playground's scopes may take
+// (WebAssembly; unused natively). Measured in headless Chromium on the -Os build, 2026-11: the
+// stack ran out with 215 open frames of the symbolic evaluator (a non-tail recursion traced),
+// 689 of the denotational evaluator (the same recursion), and about 936 of the parser and type
+// checker (a chain of 400 lets), which StackFrameBytes turns into 4.6, 1.4 and 1.05 KB a frame;
+// the budget is 60% of the stack, for the engine's baseline code, whose frames are larger
+// than its optimised code's, and for passes measured less closely.
+const std::uint32_t kBudgetBytes = 600 * 1024;
+
 bool compute_nearly_exhausted(const char* here) {
   limit = compute_limit();
   if (limit == nullptr) {

@@ -20,7 +20,7 @@ std::string binder_text(const Binder& b) {
 class SyntaxPrinter {
  public:
   Doc doc(const Syntax& s) {
-    check_stack("the program is nested too deeply to print");
+    const StackScope stack_scope = check_stack("the program is nested too deeply to print");
     switch (s->kind) {
       case SyntaxKind::Var:
         return {s->name.str(), layout::kAtom};

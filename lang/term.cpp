@@ -189,7 +189,7 @@ BoolTerm pred(Pred p, Term arg, SourceLoc loc) {
 }  // namespace mk
 
 bool is_value(const Term& t) {
-  check_stack("a value is nested too deeply");
+  const StackScope stack_scope = check_stack("a value is nested too deeply");
   switch (t.kind()) {
     case TermKind::Var:
     case TermKind::Literal:
@@ -214,7 +214,7 @@ bool is_value(const Term& t) {
 }
 
 bool is_trace_term(const Term& t) {
-  check_stack("a term is nested too deeply");
+  const StackScope stack_scope = check_stack("a term is nested too deeply");
   switch (t.kind()) {
     case TermKind::Var:
     case TermKind::Literal:

@@ -91,7 +91,7 @@ class Checker {
   }
 
   Term term(const Syntax& s) {
-    check_stack("the program is nested too deeply to type-check");
+    const StackScope stack_scope = check_stack("the program is nested too deeply to type-check");
     switch (s->kind) {
       case SyntaxKind::Var:
         return variable(s);
@@ -454,7 +454,7 @@ class InputCollector {
   std::vector<Name> result;
 
   void term(const Syntax& s) {
-    check_stack("the program is nested too deeply");
+    const StackScope stack_scope = check_stack("the program is nested too deeply");
     switch (s->kind) {
       case SyntaxKind::Var:
         if (!bound(s->name) && seen_.insert(s->name).second) result.push_back(s->name);

@@ -137,7 +137,8 @@ Num<S> unary_derivative(OpKind k, const Num<S>& a, const Num<S>& fa, SourceLoc l
 
 template <class S>
 Num<S> unary(OpKind k, const Num<S>& x, SourceLoc loc, PredicateMode mode) {
-  check_stack("a derivative is nested too deeply");
+  const StackScope stack_scope =
+      check_stack("a derivative is nested too deeply", StackFrameBytes::Denotation);
   if (x.is_constant()) {
     S out;
     eval_op(Op::make(k), &x.primal(), &out, loc, mode);
@@ -240,7 +241,8 @@ class Denotation {
   };
 
   DenValue<S> eval(const Term& m, const Gamma* g, const Phi* phi) {
-    check_stack("the denotation is nested too deeply");
+    const StackScope stack_scope =
+        check_stack("the denotation is nested too deeply", StackFrameBytes::Denotation);
     switch (m.kind()) {
       // [[x]] phi gamma = gamma(x)
       case TermKind::Var: {

@@ -143,7 +143,7 @@ class OrdinaryEval {
   }
 
   void eval_node(const Term& m, const FunFrame* phi) {
-    check_evaluation_depth(m.loc());
+    const StackScope stack_scope = check_evaluation_depth(m.loc());
     switch (m.kind()) {
       // phi | rho |- V => rho(V)
       case TermKind::Var: {

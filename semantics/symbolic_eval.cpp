@@ -38,7 +38,7 @@ class SymbolicEval {
     const typename ValueEnv<S>::Frame entry = rho_.enter_frame_keeping_visible();
     try {
       for (;;) {
-        check_evaluation_depth(m.loc());
+        const StackScope stack_scope = check_evaluation_depth(m.loc());
         if (cx_.recorder) {
           cx_.recorder->enter(EventKind::Sym, m, phi);
           levels.push_back(Level{wrappers.size(), wrappers.size(), false});
@@ -252,7 +252,7 @@ class SymbolicEval {
   // M in a non-trivial context: reduces M to a value term, recording a binding
   // x = C (with rho[V/x]) for the redex M becomes, as Fig. 5's context rule does.
   Term reduce(const Term& m, const FunFrame* phi, std::vector<Binding>& bindings) {
-    check_evaluation_depth(m.loc());
+    const StackScope stack_scope = check_evaluation_depth(m.loc());
     if (is_value(m)) return m;
     Term redex = reduce_subterms(m, phi, bindings);
     if (is_value(redex)) return redex;  // a pair of values

@@ -26,8 +26,8 @@ const char* to_string(UndefinedKind k) {
   return "undefined";
 }
 
-void check_evaluation_depth(SourceLoc loc) {
-  if (stack_nearly_exhausted()) {
+StackScope check_evaluation_depth(SourceLoc loc) {
+  if (stack_nearly_exhausted(StackFrameBytes::Evaluator)) {
     throw Undefined(UndefinedKind::Depth, loc,
                     "evaluation is nested too deeply for the stack (the recursion may not "
                     "terminate)",
@@ -35,6 +35,7 @@ void check_evaluation_depth(SourceLoc loc) {
                      "recursion needs --fuel to stop "
                      "it or a different formulation"});
   }
+  return StackScope(StackFrameBytes::Evaluator);
 }
 
 }  // namespace adlang

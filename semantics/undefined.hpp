@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lang/source.hpp"
+#include "lang/stack.hpp"
 
 namespace adlang {
 
@@ -38,7 +39,8 @@ class Undefined : public std::runtime_error {
   std::vector<std::string> notes_;
 };
 
-// Undefined(Depth) at `loc` when the evaluator's stack is nearly exhausted.
-void check_evaluation_depth(SourceLoc loc);
+// Undefined(Depth) at `loc` when the evaluator's stack is nearly exhausted; else the frame's
+// StackScope (lang/stack.hpp).
+StackScope check_evaluation_depth(SourceLoc loc);
 
 }  // namespace adlang

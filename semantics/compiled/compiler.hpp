@@ -308,7 +308,7 @@ class Compiler {
   }
 
   void compile(const Term& t, Scope& sc) {
-    check_evaluation_depth(t.loc());
+    const StackScope stack_scope = check_evaluation_depth(t.loc());
     switch (t.kind()) {
       // phi | rho |- V => rho(V)
       case TermKind::Var:
@@ -449,7 +449,7 @@ class Compiler {
 
   // A function body: code that ends in Ret or TailCall on every path.
   void compile_tail(const Term& t, Scope& sc) {
-    check_evaluation_depth(t.loc());
+    const StackScope stack_scope = check_evaluation_depth(t.loc());
     switch (t.kind()) {
       case TermKind::Let:
         let_chain(t, sc, true, [&](const Term& body) { compile_tail(body, sc); });
