@@ -8,7 +8,9 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <xeus/xhelper.hpp>
@@ -16,6 +18,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/length_prefixed.hpp"
 #include "cli/resource_options.hpp"
+#include "cli/temporary_directory.hpp"
 #include "lang/utf8.hpp"
 
 namespace adlang {
@@ -154,7 +157,7 @@ void KernelInterpreter::interrupt() {
   pid_t child = running_child.load();
   if (child > 0) {
     interrupted.store(true);
-    kill(child, SIGKILL);
+    kill(-child, SIGKILL);  // the cell's process group: the process and the tools it runs
   }
 }
 
@@ -171,17 +174,32 @@ nl::json KernelInterpreter::execute_request_impl(int execution_counter, const st
   std::cout.flush();
   std::cerr.flush();
   interrupted.store(false);
+  // A directory of the cell's own (empty if none can be made): the cell's process gets it as
+  // its TMPDIR, so the files its pictures are drawn into, and those of the tools it runs, are
+  // in it, and the kernel removes it after the cell, also when an interrupt killed the process
+  // before it could remove its files.
+  const std::string cell_dir = make_temporary_directory("adlang-cell");
+  auto remove_cell_directory = [&] {
+    std::error_code ignored;
+    if (!cell_dir.empty()) std::filesystem::remove_all(cell_dir, ignored);
+  };
   const pid_t kernel_pid = getpid();
   pid_t pid = fork();
   if (pid == 0) {
-    // The cell's process ends with the kernel, however the kernel ends.
+    // A process group of the cell's own (set on both sides of the fork, so that it exists
+    // before either goes on), which an interrupt kills whole, dot and gnuplot included; the
+    // cell's process ends with the kernel, however the kernel ends.
+    setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != kernel_pid) _exit(kExitInternalError);
     close(fds[0]);
+    if (!cell_dir.empty()) setenv("TMPDIR", cell_dir.c_str(), 1);
     run_child(session_, code, execution_counter, fds[1]);
   }
   close(fds[1]);
+  if (pid > 0) setpgid(pid, pid);
   if (pid < 0) {
+    remove_cell_directory();
     close(fds[0]);
     std::string why = std::string("cannot start the cell's process: ") + std::strerror(errno);
     publish_execution_error("InternalError", why, {why});
@@ -220,13 +238,14 @@ nl::json KernelInterpreter::execute_request_impl(int execution_counter, const st
     // The cell is abandoned, but the kernel answers it and goes on: the child is ended and
     // reaped, the pipe closed, and the reply is an error.
     failure = as_utf8(e.what());
-    kill(pid, SIGKILL);
+    kill(-pid, SIGKILL);
   }
   close(fds[0]);
   running_child.store(0);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  remove_cell_directory();
   if (failure) {
     std::string evalue = "the kernel could not read the cell's outputs: " + *failure;
     publish_execution_error(error_name(kExitInternalError), evalue, {evalue});

@@ -9,6 +9,7 @@
 #include "cli/checker_commands.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/temporary_directory.hpp"
 
 namespace adlang {
 
@@ -32,13 +33,8 @@ std::string take(std::ostringstream& s) {
 // A directory of its own under $TMPDIR for a picture's file; removed with the file.
 class PictureFile {
  public:
-  explicit PictureFile(const std::string& name) {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/adlang-kernel-XXXXXX";
-    if (mkdtemp(pattern.data())) {
-      dir_ = pattern;
-      path_ = dir_ + "/" + name;
-    }
+  explicit PictureFile(const std::string& name) : dir_(make_temporary_directory("adlang-kernel")) {
+    if (!dir_.empty()) path_ = dir_ + "/" + name;
   }
   ~PictureFile() {
     if (dir_.empty()) return;

@@ -74,7 +74,12 @@ def main():
         install_kernelspec(adlang, os.path.join(tmp, "prefix"))
         work = os.path.join(tmp, "work")
         os.mkdir(work)
-        km, kc = manager.start_new_kernel(kernel_name="adlang", startup_timeout=TIMEOUT)
+        # The kernel's TMPDIR: every cell's directory in it (pictures, the interrupted cell)
+        # must be gone at the end.
+        cells_tmp = os.path.join(tmp, "cells")
+        os.mkdir(cells_tmp)
+        km, kc = manager.start_new_kernel(kernel_name="adlang", startup_timeout=TIMEOUT,
+                                          env=dict(os.environ, TMPDIR=cells_tmp))
         try:
             info = kc.kernel_info(reply=True, timeout=TIMEOUT)["content"]
             m.equal("language_info.name", info["language_info"]["name"], "adlang")
@@ -156,6 +161,7 @@ def main():
             _, got = execute(kc, "spin(1)")  # the interrupted cell's definition is not kept
             m.equal("the interrupted cell's definition", (got["error"] or {}).get("ename"),
                     "CompileError")
+            m.equal("the cells' temporary directories left in TMPDIR", os.listdir(cells_tmp), [])
         finally:
             kc.stop_channels()
             km.shutdown_kernel(now=False)
