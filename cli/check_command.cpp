@@ -112,6 +112,7 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
   if (!opts.file.empty() && !opts.list) {
     CommonOptions c;
     c.file = opts.file;
+    c.source = opts.source;
     c.env = opts.env;
     c.precision = opts.precision;
     c.predicates = opts.predicates;
@@ -145,8 +146,8 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
 
   bool tty = opts.progress && ranks.rank == 0 && isatty(STDERR_FILENO);
   auto last = std::chrono::steady_clock::now();
-  checker::ProgressFn progress;
-  if (tty) {
+  checker::ProgressFn progress = opts.on_progress;
+  if (tty && !progress) {
     progress = [&](const std::string& name, std::uint64_t done, std::uint64_t total) {
       auto now = std::chrono::steady_clock::now();
       if (done != total && now - last < std::chrono::milliseconds(200)) return;

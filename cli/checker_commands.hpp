@@ -11,11 +11,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "checker/runner.hpp"
 #include "cli/command_options.hpp"
 
 namespace CLI {
@@ -43,9 +45,14 @@ struct CheckOptions {
   bool json = false;
   bool progress = true;  // a progress line on stderr (only when it is a terminal)
   bool list = false;     // list the properties and exit
-  // A program to check instead of random ones (`adlang check FILE --env x=1`), and its inputs.
+  // A program to check instead of random ones (`adlang check FILE --env x=1`), and its inputs;
+  // `source`, when set, is the file's text (as CommonOptions::source).
   std::string file;
+  std::shared_ptr<SourceFile> source;
   std::vector<std::string> env;
+  // Told the property, the programs done and their number after each program, in place of the
+  // terminal's progress line (the playground's progress bar).
+  checker::ProgressFn on_progress;
 };
 
 // adlang check: runs the properties on random programs and prints the summary table and any

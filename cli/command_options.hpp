@@ -119,7 +119,7 @@ struct PlotOptions : CommonOptions {
   std::string wrt;
   double from = -1, to = 1;
   std::size_t samples = 201;
-  std::string output;  // .svg or .png
+  std::string output;  // .svg or .png; empty: print the samples only
 };
 
 struct DiffOptions : CommonOptions {

@@ -237,14 +237,15 @@ int main(int argc, char** argv) {
   CLI::App* plot = app.add_subcommand(
       "plot",
       "draw the program as a function of one input, with its derivative by rd and central "
-      "differences (gnuplot); prints the sampled values");
+      "differences (gnuplot, with -o); prints the sampled values");
   add_common(*plot, plot_opts, plot_precision, plot_predicates, plot_ad);
   plot->add_option("--wrt", plot_opts.wrt, "the input on the x axis (a real)")->required();
   plot->add_option("--from", plot_opts.from, "the left end of the interval")->capture_default_str();
   plot->add_option("--to", plot_opts.to, "the right end of the interval")->capture_default_str();
   plot->add_option("--samples", plot_opts.samples, "points sampled, both ends included")
       ->capture_default_str();
-  plot->add_option("-o,--output", plot_opts.output, "the chart: a .svg or .png file")->required();
+  plot->add_option("-o,--output", plot_opts.output,
+                   "the chart: a .svg or .png file (without it, the samples only)");
 
   FmtOptions fmt_opts;
   std::string fmt_after = "parse";

@@ -1,7 +1,8 @@
 // adlang plot: the program as a function of one real input over [from, to], with its
 // derivative 1.rd_a(x:real. M) (what the language computes, Fig. 2) and central differences,
-// drawn by gnuplot (viz/function_plot.hpp). Points where the program is undefined (a strict
-// comparison at a tie, an operator outside its domain) are marked. Computed in double.
+// drawn by gnuplot (viz/function_plot.hpp) when -o names a chart. Points where the program is
+// undefined (a strict comparison at a tie, an operator outside its domain) are marked.
+// Computed in double.
 #include <cmath>
 #include <set>
 
@@ -32,7 +33,7 @@ int plot_command(const PlotOptions& opts_in, std::ostream& out, std::ostream& er
     PlotFormat format = PlotFormat::Svg;
     if (ends_with(opts_in.output, ".png")) {
       format = PlotFormat::Png;
-    } else if (!ends_with(opts_in.output, ".svg")) {
+    } else if (!opts_in.output.empty() && !ends_with(opts_in.output, ".svg")) {
       throw CommandFailure(kExitUsage, "adlang: error: -o must name a .svg or .png file\n");
     }
     if (!(opts_in.from < opts_in.to) || opts_in.samples < 2 || opts_in.samples > 100000) {
@@ -97,7 +98,9 @@ int plot_command(const PlotOptions& opts_in, std::ostream& out, std::ostream& er
     }
     for (const std::string& r : reasons)
       out << "-- undefined: " << r << "\n";
-    draw_with({"gnuplot"}, gnuplot_script(plot, format, opts.output), "gnuplot-nox");
+    // Without -o, the samples alone (the playground draws them itself, docs/playground.md).
+    if (!opts.output.empty())
+      draw_with({"gnuplot"}, gnuplot_script(plot, format, opts.output), "gnuplot-nox");
     return int(kExitOk);
   });
 }

@@ -12,5 +12,5 @@ for tool in emcmake node; do
     exit 1
   }
 done
-emcmake cmake -S . -B build-web -DCMAKE_BUILD_TYPE=Release > /dev/null
+emcmake cmake -S . -B build-web -DCMAKE_BUILD_TYPE=MinSizeRel > /dev/null
 cmake --build build-web -j"$(nproc)"

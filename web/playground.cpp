@@ -1,9 +1,11 @@
 #include "web/playground.hpp"
 
+#include <chrono>
 #include <memory>
 #include <sstream>
 #include <vector>
 
+#include "checker/property_registry.hpp"
 #include "cli/checker_commands.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
@@ -27,54 +29,107 @@ std::vector<std::string> env_bindings(const std::string& text) {
   return env;
 }
 
+PlaygroundResult bad_precision(const std::string& precision) {
+  PlaygroundResult r;
+  r.err =
+      "adlang: error: --precision: expected double, 50, 100 or exact, got '" + precision + "'\n";
+  r.exit_code = kExitUsage;
+  return r;
+}
+
 }  // namespace
 
-PlaygroundResult run_playground(const std::string& command, const std::string& source,
-                                const std::string& env, const std::string& precision,
-                                const std::string& wrt) {
+PlaygroundResult run_playground(const PlaygroundRequest& q) {
   PlaygroundResult r;
   std::ostringstream out, err;
-  std::optional<Precision> p = parse_precision(precision);
-  if (!p) {
-    r.err =
-        "adlang: error: --precision: expected double, 50, 100 or exact, got '" + precision + "'\n";
-    r.exit_code = kExitUsage;
-    return r;
-  }
+  std::optional<Precision> p = parse_precision(q.precision);
+  if (!p) return bad_precision(q.precision);
   auto fill = [&](CommonOptions& o) {
     o.file = "playground.ad";
-    o.source = std::make_shared<SourceFile>(o.file, source);
-    o.env = env_bindings(env);
+    o.source = std::make_shared<SourceFile>(o.file, q.source);
+    o.env = env_bindings(q.env);
     o.precision = *p;
   };
-  if (command == "run") {
+  std::optional<std::string> dir;
+  if (!q.dir.empty()) dir = q.dir;
+  if (q.command == "run") {
     RunCommandOptions o;
     fill(o);
     r.exit_code = run_command(o, out, err);
-  } else if (command == "trace" || command == "trace-dot") {
+  } else if (q.command == "trace" || q.command == "trace-dot") {
     TraceOptions o;
     fill(o);
-    if (command == "trace-dot") {
+    if (q.command == "trace-dot") {
       o.format = "dot";
-      if (!wrt.empty()) o.wrt = wrt;
+      if (!q.wrt.empty()) o.wrt = q.wrt;
+      o.dir = dir;
     }
     r.exit_code = trace_command(o, out, err);
-  } else if (command == "diff") {
+  } else if (q.command == "diff") {
     DiffOptions o;
     fill(o);
-    o.wrt = wrt;
+    o.wrt = q.wrt;
+    o.dir = dir;
     r.exit_code = diff_command(o, out, err);
-  } else if (command == "den") {
+  } else if (q.command == "den") {
     DenOptions o;
     fill(o);
     r.exit_code = den_command(o, out, err);
+  } else if (q.command == "plot") {
+    PlotOptions o;
+    fill(o);
+    o.wrt = q.wrt;
+    o.from = q.from;
+    o.to = q.to;
+    o.samples = q.samples;
+    r.exit_code = plot_command(o, out, err);
   } else {
-    err << "adlang: error: the playground has no command '" << command << "'\n";
+    err << "adlang: error: the playground has no command '" << q.command << "'\n";
     r.exit_code = kExitUsage;
   }
   r.out = out.str();
   r.err += err.str();
   return r;
+}
+
+PlaygroundResult check_playground(const PlaygroundCheck& check,
+                                  const checker::ProgressFn& progress) {
+  std::optional<Precision> p = parse_precision(check.precision);
+  if (!p) return bad_precision(check.precision);
+  CheckOptions o;
+  if (!check.property.empty()) o.properties.push_back(check.property);
+  o.count = check.count;
+  o.seed = check.seed;
+  o.precision = *p;
+  o.progress = false;
+  if (check.editor) {
+    o.file = "playground.ad";
+    o.source = std::make_shared<SourceFile>(o.file, check.source);
+    o.env = env_bindings(check.env);
+  }
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point last = Clock::now();
+  if (progress) {
+    o.on_progress = [&](const std::string& name, std::uint64_t done, std::uint64_t total) {
+      Clock::time_point now = Clock::now();
+      if (done != total && now - last < std::chrono::milliseconds(50)) return;
+      last = now;
+      progress(name, done, total);
+    };
+  }
+  std::ostringstream out, err;
+  PlaygroundResult r;
+  r.exit_code = check_command(o, out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+std::string playground_properties() {
+  std::string names;
+  for (const PropertyInfo& p : all_properties())
+    names += std::string(p.name) + "\n";
+  return names;
 }
 
 }  // namespace adlang

@@ -2,7 +2,10 @@
 // program's text, with the options the page offers, and what the CLI would have printed.
 #pragma once
 
+#include <cstdint>
 #include <string>
+
+#include "checker/runner.hpp"
 
 namespace adlang {
 
@@ -12,12 +15,37 @@ struct PlaygroundResult {
   int exit_code = 0;
 };
 
-// `command` is "run", "trace", "diff", "den", or "trace-dot" (`adlang trace --format dot`, with
-// each node's adjoint when `wrt` is given). `env` holds NAME=VALUE lines (--env), `precision`
-// is a --precision value, `wrt` the input of diff (--wrt). The program is named
-// "playground.ad" in diagnostics.
-PlaygroundResult run_playground(const std::string& command, const std::string& source,
-                                const std::string& env, const std::string& precision,
-                                const std::string& wrt);
+// A command of the page on the editor's program, named "playground.ad" in diagnostics.
+struct PlaygroundRequest {
+  // "run", "trace", "diff", "den", "plot" (`adlang plot` without -o: the samples), or
+  // "trace-dot" (`adlang trace --format dot`, with each node's adjoint when `wrt` is given).
+  std::string command;
+  std::string source;
+  std::string env;                   // NAME=VALUE lines (--env)
+  std::string precision = "double";  // --precision
+  std::string wrt;                   // diff, trace-dot, plot: --wrt
+  std::string dir;                   // diff, trace-dot: --dir (the cotangent), if not empty
+  double from = -1, to = 1;          // plot: --from, --to
+  unsigned samples = 201;            // plot: --samples
+};
+PlaygroundResult run_playground(const PlaygroundRequest& request);
+
+// `adlang check` from the page: `property` empty for all of them; on `count` random programs
+// from `seed`, or, when `editor` is set, on the program `source` with the inputs `env`
+// (`adlang check playground.ad --env ...`). `progress` is told the property, the programs done
+// and their number, at most every 50 ms and at the end of each property.
+struct PlaygroundCheck {
+  std::string property;
+  std::uint64_t count = 300;
+  std::uint64_t seed = 1;
+  std::string precision = "double";
+  bool editor = false;
+  std::string source, env;
+};
+PlaygroundResult check_playground(const PlaygroundCheck& check,
+                                  const checker::ProgressFn& progress);
+
+// The names of the properties of `adlang check`, one a line, in the order it runs them.
+std::string playground_properties();
 
 }  // namespace adlang

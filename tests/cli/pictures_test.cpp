@@ -205,6 +205,20 @@ TEST(Plot, SvgDrawsTheSampledValues) {
   }
 }
 
+// Without -o, the samples alone (the playground draws them itself): the same table, no file.
+TEST(Plot, WithoutOutputPrintsTheSamplesOnly) {
+  std::string svg = temp_path("same.svg");
+  ProcessResult drawn = adlang({"plot", "wrong_derivative.ad", "--wrt", "x", "--from", "-1", "--to",
+                                "1", "--samples", "21", "-o", svg});
+  ProcessResult table_only = adlang({"plot", "wrong_derivative.ad", "--wrt", "x", "--from", "-1",
+                                     "--to", "1", "--samples", "21"});
+  ASSERT_EQ(drawn.exit_code, 0) << drawn.err;
+  EXPECT_EQ(table_only.exit_code, 0) << table_only.err;
+  EXPECT_EQ(table_only.out, drawn.out);
+  EXPECT_EQ(table_only.err, "");
+  EXPECT_EQ(table(table_only.out).size(), 21u);
+}
+
 TEST(Plot, TotalPredicatesShowTheWrongDerivative) {
   std::string png = temp_path("total.png");
   ProcessResult r = adlang({"plot", "wrong_derivative.ad", "--wrt", "x", "--from", "-1", "--to",

@@ -1,12 +1,37 @@
 // The playground's worker: the WebAssembly module (adlang_playground.js) runs the commands
 // here, so the page stays responsive, and Stop can end a long run by terminating the worker.
+// Messages in: {id, request} (Module.run) or {id, check} (Module.check); out: {ready},
+// {id, progress: {property, done, total}} during a check, and {id, stdout, stderr, exit_code}.
 importScripts('adlang_playground.js');
 const ready = createAdlang();
-ready.then(() => postMessage({ready: true}),
-           (e) => postMessage({ready: false, error: String(e)}));
+ready.then((m) => postMessage({ready: true, properties: m.properties().split('\n').filter(Boolean)}))
+    .catch((e) => postMessage({ready: false, error: String(e)}));
 onmessage = async (e) => {
   const m = await ready;
-  const {id, command, source, env, precision, wrt} = e.data;
-  const r = m.run(command, source, env, precision, wrt);
+  const {id, request, check} = e.data;
+  let r;
+  try {
+    if (check) {
+      r = m.check(check.property, check.count, check.seed, check.precision, check.editor,
+                  check.source, check.env, (property, done, total) =>
+                      postMessage({id, progress: {property, done, total}}));
+    } else {
+      r = m.run(request);
+    }
+  } catch (err) {
+    // The commands report their errors themselves; what reaches here unwound the module's
+    // frames without running their destructors, so the page replaces this worker (`restart`).
+    // The engine's own stack (about 1 MB, not the module's memory) can run out before the
+    // module's guards see it (lang/stack.hpp).
+    const stack = err instanceof RangeError && /call stack/.test(err.message);
+    r = {stdout: '',
+         stderr: stack ? 'adlang: error: undefined: the browser\'s stack is exhausted (the ' +
+                             'program recurses deeper than the page can follow; the adlang ' +
+                             'command evaluates on a 4 GiB stack)\n'
+                       : 'adlang: internal error in the page: ' + String(err) + '\n',
+         exit_code: stack ? 1 : 5};  // cli/exit_codes.hpp: kExitUndefined, kExitInternalError
+    postMessage({id, stdout: r.stdout, stderr: r.stderr, exit_code: r.exit_code, restart: true});
+    return;
+  }
   postMessage({id, stdout: r.stdout, stderr: r.stderr, exit_code: r.exit_code});
 };

@@ -1,9 +1,10 @@
 // The playground in a real browser (docs/playground.md): headless Chromium (Debian's
 // `chromium`, driven by npm's playwright-core) loads the built page from `adlang serve`,
 // runs the syntax tour and two examples through the menu and the buttons, and compares the
-// page's outputs with the native `adlang run` / `adlang diff` on the same programs; a syntax
-// error shows its caret and a location that moves the editor's cursor; screenshots are written
-// (FILE.png after the syntax error, FILE-diff.png after Diff with its trace graph).
+// page's outputs with the native `adlang run` / `diff` / `plot` / `check` on the same programs;
+// Check's progress bar moves and Stop ends it; a syntax error shows its caret and a location
+// that moves the editor's cursor; screenshots are written (FILE.png after the syntax error,
+// FILE-diff.png after Diff with its trace graph, FILE-plot.png, FILE-check.png).
 //
 // node playground_test.mjs --adlang BIN --page DIR --screenshot FILE.png
 // Fails (never skips) with the missing tool named when something is absent.
@@ -144,6 +145,111 @@ try {
         `page: ${exact.stdout}\nadlang: ${exactWant.stdout}`);
   await page.selectOption('#precision', 'double');
 
+  // Diff of a non-real result with a cotangent (--dir): relu.ad's pair.
+  await page.selectOption('#examples', 'relu.ad');
+  await page.fill('#dir', '(1, 2)');
+  const dirShown = await press('diff');
+  const dirWant = native('diff', dirShown.source, dirShown.env, ['--wrt', 'x', '--dir', '(1, 2)']);
+  check(dirShown.code === 0 && dirShown.stdout === dirWant.stdout,
+        'Diff relu.ad with the cotangent (1, 2) prints what adlang diff --dir prints',
+        `page: ${JSON.stringify(dirShown)}\nadlang diff: ${JSON.stringify(dirWant)}`);
+  await page.fill('#dir', '');
+
+  // Plot: the samples as adlang plot prints them (without -o), drawn as a chart with the
+  // point where ReLU is undefined (x = 0) marked.
+  const reluReal = 'def relu(x: real): real = if (x < 0) then 0 else x;\nrelu(x) * x\n';
+  await page.fill('#editor', reluReal);
+  await page.fill('#env', 'x=0.5');
+  await page.$eval('#env', (e) => e.dispatchEvent(new Event('input')));
+  await page.fill('#plot-from', '-2');
+  await page.fill('#plot-to', '2');
+  await page.fill('#plot-samples', '41');
+  const plotShown = await press('plot');
+  const plotWant = native('plot', reluReal, [],
+                          ['--wrt', 'x', '--from', '-2', '--to', '2', '--samples', '41']);
+  check(plotShown.code === 0 && plotShown.stdout === plotWant.stdout,
+        'Plot prints the samples adlang plot prints',
+        `page: ${JSON.stringify(plotShown)}\nadlang plot: ${JSON.stringify(plotWant)}`);
+  const chart = await page.evaluate(() => ({
+    curves: [...document.querySelectorAll('#picture svg.plot path.f, #picture svg.plot path.rd, ' +
+                                          '#picture svg.plot path.central')].length,
+    crosses: document.querySelectorAll('#picture svg.plot path.undefined').length,
+  }));
+  // Three curves and one cross at x = 0 (and the legend's cross).
+  check(chart.curves === 3 && chart.crosses === 2,
+        `Plot draws the program, rd and central differences, and marks x = 0 (${JSON.stringify(chart)})`);
+  const plotShot = args.screenshot.replace(/\.png$/, '-plot.png');
+  await page.screenshot({path: plotShot, fullPage: true});
+  console.log('screenshot: ' + plotShot);
+
+  // Check: the properties on 200 random programs, with the progress bar moving, against the
+  // native `adlang check` (the rate column aside); then the editor's program.
+  const count = 200;
+  await page.fill('#check-count', String(count));
+  await page.fill('#check-seed', '7');
+  await page.evaluate(() => {
+    window.progressSeen = [];
+    window.progressTimer = setInterval(() => {
+      const b = document.getElementById('check-progress');
+      window.progressSeen.push([b.value, b.max]);
+    }, 20);
+  });
+  const checkShown = await press('check');
+  const progressSeen = await page.evaluate(() => {
+    clearInterval(window.progressTimer);
+    return window.progressSeen;
+  });
+  const checkWant = spawnSync(args.adlang, ['check', '--count', String(count), '--seed', '7'],
+                              {encoding: 'utf8'});
+  // The table's rows: tried, passed and failed must be the CLI's; a program that recurses
+  // deeper than the page's stack allows (docs/playground.md) is discarded in the page where
+  // the CLI may find both sides undefined (out of fuel), so those two columns are compared as
+  // a sum. The rate column is the machine's.
+  const rows = (t) => t.split('\n').filter((l) => /^[a-z-]+ +\d/.test(l)).map((l) => {
+    const [name, tried, passed, failed, undef, discarded] = l.split(/ +/);
+    return [name, tried, passed, failed, Number(undef) + Number(discarded)].join(' ');
+  });
+  const pageRows = rows(checkShown.stdout), cliRows = rows(checkWant.stdout);
+  check(checkShown.code === 0 && checkWant.status === 0 && pageRows.length > 0 &&
+        JSON.stringify(pageRows) === JSON.stringify(cliRows) &&
+        checkShown.stdout.endsWith('all properties passed\n'),
+        `Check on ${count} random programs gives adlang check's table`,
+        `page:\n${checkShown.stdout}${checkShown.stderr}\nadlang check:\n${checkWant.stdout}`);
+  const between = progressSeen.filter(([v, m]) => v > 0 && v < m).length;
+  const final = await page.$eval('#check-progress', (b) => [b.value, b.max]);
+  const listed = spawnSync(args.adlang, ['check', '--list'], {encoding: 'utf8'}).stdout
+      .split('\n').slice(1).filter((l) => /^\S/.test(l)).map((l) => l.split(' ')[0]);
+  const offered = await page.$$eval('#check-property option', (o) => o.map((x) => x.value));
+  check(JSON.stringify(offered) === JSON.stringify(['', ...listed]),
+        `the property menu offers all and the ${listed.length} properties of adlang check --list`,
+        `page: ${offered}\nadlang check --list: ${listed}`);
+  check(between > 0 && final[1] === listed.length * count,
+        `the progress bar moves during Check (${between} samples between 0 and ${final[1]})`);
+  await page.selectOption('#examples', 'fact.ad');
+  await page.selectOption('#check-on', 'editor');
+  const checkOne = await press('check');
+  const checkOneWant = native('check', checkOne.source, checkOne.env);
+  check(checkOne.code === checkOneWant.code && checkOne.stdout === checkOneWant.stdout,
+        'Check of the editor\'s program prints what adlang check FILE prints',
+        `page: ${JSON.stringify(checkOne)}\nadlang check: ${JSON.stringify(checkOneWant)}`);
+  await page.selectOption('#check-on', 'random');
+  const checkShot = args.screenshot.replace(/\.png$/, '-check.png');
+  await page.screenshot({path: checkShot, fullPage: true});
+  console.log('screenshot: ' + checkShot);
+
+  // Stop during Check: a long run is ended, and the page works again.
+  await page.fill('#check-count', '100000');
+  await page.click('#check');
+  await page.waitForFunction(() => document.getElementById('check-progress').value > 0, null,
+                             {timeout: 30000});
+  const checkStopStarted = Date.now();
+  await page.click('#stop');
+  await page.waitForFunction(() => document.getElementById('status').textContent === 'ready',
+                             null, {timeout: 30000});
+  check(Date.now() - checkStopStarted < 10000,
+        `Stop ends a Check of 100000 programs (${Date.now() - checkStopStarted} ms)`);
+  await page.fill('#check-count', String(count));
+
   // Stop: a run of ten million calls (until the fuel runs out) is ended by terminating the
   // worker, and the page works again.
   await page.selectOption('#examples', 'deep_recursion.ad');
@@ -161,6 +267,23 @@ try {
   const afterStop = await press('run');
   check(afterStop.code === 0 && afterStop.stdout === native('run', afterStop.source, []).stdout,
         'after Stop, Run works again', JSON.stringify(afterStop));
+
+  // The page's shallower stack (docs/playground.md): a recursion traced 20 calls deep runs as
+  // on the command line; 500 calls deep ends in the CLI's own "nested too deeply" (exit 1),
+  // not in a crash of the worker, and the page goes on.
+  const recursion = 'def f(n: real): real = if n < 0.5 then 0 else 1 + f(n - 1);\nf(x)\n';
+  await page.fill('#editor', recursion);
+  await page.fill('#env', 'x=20');
+  const shallow = await press('trace');
+  check(shallow.code === 0 && shallow.stdout === native('trace', recursion, ['x=20']).stdout,
+        'Trace of a recursion 20 calls deep prints what adlang trace prints', JSON.stringify(shallow));
+  await page.fill('#env', 'x=500');
+  const deep = await press('trace');
+  check(deep.code === 1 && /nested too deeply/.test(deep.stderr) && !/browser/.test(deep.stderr),
+        'Trace of a recursion 500 calls deep ends in the undefined "nested too deeply"',
+        JSON.stringify(deep));
+  const afterDeep = await press('run');
+  check(afterDeep.code === 0 && afterDeep.stdout === '500\n', 'after it, Run works', JSON.stringify(afterDeep));
 
   // A syntax error: the CLI's message with its caret, and a location that moves the cursor.
   const bad = 'def f(x: real): real = x * ;\nf(1)\n';
