@@ -49,7 +49,10 @@ struct Differentiator::State {
   std::unordered_map<std::uint32_t, std::uint32_t> adj_slot;
   std::uint32_t root = UINT32_MAX;  // the body differentiated in place just now
 
-  explicit State(Graph& graph) : g(graph) {}
+  // Every adjoint keeps its ordering tokens (Differentiator's `nested`).
+  const bool nested;
+
+  State(Graph& graph, bool nest) : g(graph), nested(nest) {}
 
   // ---- nodes ----
 
@@ -71,6 +74,28 @@ struct Differentiator::State {
   }
 
   std::uint32_t new_slot() { return g.store_slots++; }
+
+  // Whether b, or a body its calls reach, has a Load: then b's adjoint saves cotangents
+  // (Load's adjoint is a Save), which must be ordered before its outputs.
+  bool saves_cotangents(std::uint32_t b) const {
+    std::vector<bool> seen(g.bodies.size(), false);
+    std::vector<std::uint32_t> stack{b};
+    seen[b] = true;
+    while (!stack.empty()) {
+      std::uint32_t c = stack.back();
+      stack.pop_back();
+      for (NodeId id : g.bodies[c].nodes)
+        if (g.nodes[id].kind == NodeKind::Load) return true;
+      for (std::uint32_t s : g.bodies[c].sites) {
+        std::uint32_t callee = g.sites[s].callee;
+        if (callee < seen.size() && !seen[callee]) {
+          seen[callee] = true;
+          stack.push_back(callee);
+        }
+      }
+    }
+    return false;
+  }
 
   std::uint32_t cotangent_slot(std::uint32_t s) {
     auto it = adj_slot.find(s);
@@ -221,7 +246,13 @@ class Differentiator::State::Adjoint {
  public:
   Adjoint(State& st, std::uint32_t b, std::uint32_t a,
           std::vector<std::tuple<Port, std::uint32_t, bool>>& saved, bool in_place)
-      : st_(st), g_(st.g), b_(b), a_(a), saved_(saved), in_place_(in_place) {}
+      : st_(st),
+        g_(st.g),
+        b_(b),
+        a_(a),
+        saved_(saved),
+        in_place_(in_place),
+        ordered_(st.nested || st.saves_cotangents(b)) {}
 
   void build() {
     order();
@@ -238,7 +269,7 @@ class Differentiator::State::Adjoint {
           break;
         case NodeKind::Const:
         case NodeKind::BoolConst:
-          contribute(n.inputs[0], after(n.inputs[0], cot({id, 0})));
+          if (ordered_) contribute(n.inputs[0], after(n.inputs[0], cot({id, 0})));
           break;
         case NodeKind::Add: {
           Port u = cot({id, 0});
@@ -250,12 +281,14 @@ class Differentiator::State::Adjoint {
           adjoint_op(id);
           break;
         case NodeKind::Pred: {
+          if (!ordered_) break;
           Port u = cot({id, 0});
           contribute(n.inputs[0], after(n.inputs[0], u));
           contribute(n.inputs[1], after(n.inputs[1], u));
           break;
         }
         case NodeKind::Switch: {
+          if (!ordered_ && !is_real({id, 0})) break;
           Port t = cot({id, 0});
           Port e = cot({id, 1});
           Port m = merge(t, e, load(n.inputs[1]), n.loc);
@@ -264,6 +297,7 @@ class Differentiator::State::Adjoint {
           break;
         }
         case NodeKind::Merge: {
+          if (!ordered_ && !is_real({id, 0})) break;
           Port u = cot({id, 0});
           NodeId s = make(NodeKind::Switch, n.loc, {u, load(n.inputs[2])}, 2);
           // A Merge of tokens (a unit-valued if) may merge a real effect with a token.
@@ -274,12 +308,14 @@ class Differentiator::State::Adjoint {
           break;
         }
         case NodeKind::Gate: {
+          if (!ordered_ && !is_real({id, 0})) break;
           Port u = cot({id, 0});
           contribute(n.inputs[0], u);
           contribute(n.inputs[1], after(n.inputs[1], u));
           break;
         }
         case NodeKind::Sync: {
+          if (!ordered_) break;
           Port u = cot({id, 0});
           for (const Port& p : n.inputs)
             contribute(p, after(p, u));
@@ -334,6 +370,9 @@ class Differentiator::State::Adjoint {
     Ports out;
     if (nt == 0) {
       out.push_back(done);
+    } else if (!ordered_) {
+      for (std::uint32_t j = 0; j < nt; ++j)
+        out.push_back(cot({body.inputs[j], 0}));
     } else {
       for (std::uint32_t j = 0; j < nt; ++j)
         out.push_back(Port{make(NodeKind::Gate, body.loc, {cot({body.inputs[j], 0}), done}, 1), 0});
@@ -351,6 +390,13 @@ class Differentiator::State::Adjoint {
   const std::uint32_t b_, a_;
   std::vector<std::tuple<Port, std::uint32_t, bool>>& saved_;
   const bool in_place_;
+  // Whether the adjoint's effects must be ordered (docs/graph-ad.md, "Ordering tokens"): its
+  // Saves of cotangent slots (the adjoints of Loads, in b or in a body it calls) must precede
+  // its outputs, and when an outer rd differentiates it again, so must the Saves its forward
+  // copy will get. Otherwise its only effects are Loads, whose values the forward activation
+  // saved before the adjoint began, and the adjoint keeps no ordering tokens: no Gates on
+  // "done", no Syncs of tokens, no zeros that only order.
+  const bool ordered_;
   std::vector<std::uint32_t> order_;             // b's local indices, topologically
   std::vector<std::vector<std::uint32_t>> ctx_;  // per local node and output: its context
   std::vector<std::uint32_t> node_ctx_;          // per local node: the deepest of its inputs'
@@ -469,7 +515,12 @@ class Differentiator::State::Adjoint {
     }
   }
 
-  void contribute(Port p, Port c) { contributions_[key_of(p)].push_back(c); }
+  // Unordered, a token port receives nothing (its cotangent is its context's token) and
+  // neither does a real port from a contribution that only orders (`after`: none).
+  void contribute(Port p, Port c) {
+    if (!ordered_ && (c.node == kNoNode || !is_real(p))) return;
+    contributions_[key_of(p)].push_back(c);
+  }
 
   // The cotangent of port p of b: the sum of its consumers' contributions (a token joining
   // them for a token), or zero.
@@ -479,7 +530,9 @@ class Differentiator::State::Adjoint {
     const Ports& cs = contributions_[key_of(p)];
     SourceLoc loc = g_.nodes[p.node].loc;
     Port r;
-    if (cs.empty()) {
+    if (!ordered_ && !is_real(p)) {
+      r = actl(ctx_of(p));
+    } else if (cs.empty()) {
       r = is_real(p) ? constant(0, actl(ctx_of(p)), loc) : actl(ctx_of(p));
     } else if (cs.size() == 1) {
       r = cs[0];
@@ -524,7 +577,9 @@ class Differentiator::State::Adjoint {
   // A contribution that only orders: zero for a real port, the token itself for a token. (A
   // port used as a token can be real: a value consumed only for strictness, or a cotangent
   // that orders a Load; its cotangent from that use is zero.)
+  // Unordered (see `ordered_`), nothing: a zero adds nothing to a sum.
   Port after(Port p, Port token) {
+    if (!ordered_) return Port{};
     return is_real(p) ? constant(0, token, g_.nodes[p.node].loc) : token;
   }
 
@@ -678,7 +733,7 @@ class Differentiator::State::Adjoint {
   }
 };
 
-Differentiator::Differentiator(Graph& g) : s_(std::make_unique<State>(g)) {}
+Differentiator::Differentiator(Graph& g, bool nested) : s_(std::make_unique<State>(g, nested)) {}
 Differentiator::~Differentiator() = default;
 
 std::uint32_t Differentiator::differentiate_root(std::uint32_t root) {

@@ -39,7 +39,11 @@ namespace adlang::graph {
 
 class Differentiator {
  public:
-  explicit Differentiator(Graph& g);
+  // `nested`: some rd's bodies are differentiated again by another rd (an rd inside an rd's
+  // body, or inside a function it calls). Then every adjoint keeps its ordering tokens, so
+  // that the forward copy of an adjoint returns only after everything it saved is in the store
+  // (docs/graph-ad.md, "Ordering tokens").
+  Differentiator(Graph& g, bool nested);
   ~Differentiator();
   Differentiator(const Differentiator&) = delete;
   Differentiator& operator=(const Differentiator&) = delete;

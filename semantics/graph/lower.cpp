@@ -284,7 +284,11 @@ class Lowering {
     // cycles (above) this order exists; lowering order alone is not it (a def may call a later
     // def of its group).
     std::vector<bool> done(n, false);
-    Differentiator d(g);
+    bool nested = false;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j)
+        nested = nested || (i != j && reach[i][g.sites[rd_requests_[j].forward_site].caller]);
+    Differentiator d(g, nested);
     for (std::size_t round = 0; round < n; ++round) {
       std::size_t next = n;
       for (std::size_t i = 0; i < n && next == n; ++i) {

@@ -21,24 +21,37 @@ bool is_source(const Node& n) {
 std::vector<std::uint32_t> topological_order(const Graph& g, const Body& b) {
   std::size_t n = b.nodes.size();
   std::vector<std::uint32_t> missing(n, 0);
-  std::vector<std::vector<std::uint32_t>> consumers(n);
+  // The consumers of each node, in one array: node l's are consumers[first[l] .. first[l+1])
+  // (a vector per node cost an allocation per node, for every run of the graph).
+  std::vector<std::uint32_t> first(n + 1, 0);
   for (std::uint32_t l = 0; l < n; ++l) {
     const Node& node = g.nodes[b.nodes[l]];
     if (is_source(node)) continue;
     for (const Port& p : node.inputs) {
       ++missing[l];
-      consumers[p.node - b.first].push_back(l);
+      ++first[p.node - b.first + 1];
     }
   }
+  for (std::size_t l = 0; l < n; ++l)
+    first[l + 1] += first[l];
+  std::vector<std::uint32_t> consumers(first[n]);
+  std::vector<std::uint32_t> at(first.begin(), first.end() - 1);
+  for (std::uint32_t l = 0; l < n; ++l) {
+    const Node& node = g.nodes[b.nodes[l]];
+    if (is_source(node)) continue;
+    for (const Port& p : node.inputs)
+      consumers[at[p.node - b.first]++] = l;
+  }
   std::vector<std::uint32_t> order, ready;
+  order.reserve(n);
   for (std::uint32_t l = static_cast<std::uint32_t>(n); l-- > 0;)
     if (missing[l] == 0) ready.push_back(l);
   while (!ready.empty()) {
     std::uint32_t l = ready.back();
     ready.pop_back();
     order.push_back(l);
-    for (std::uint32_t c : consumers[l])
-      if (--missing[c] == 0) ready.push_back(c);
+    for (std::uint32_t k = first[l]; k < first[l + 1]; ++k)
+      if (--missing[consumers[k]] == 0) ready.push_back(consumers[k]);
   }
   internal_check(order.size() == n, "a graph body has a cycle");
   return order;
@@ -94,8 +107,11 @@ Schedule make_schedule(const Graph& g, const Body& b) {
   const std::uint32_t entry_set = intern({0});
   sc.entry = block_for(entry_set);
   sc.return_block.resize(nsites);
-  for (std::uint32_t k = 0; k < nsites; ++k)
-    sc.return_block[k] = block_for(intern({1 + k}));
+  std::vector<std::uint32_t> return_set(nsites);  // per local site: the set {its return}
+  for (std::uint32_t k = 0; k < nsites; ++k) {
+    return_set[k] = intern({1 + k});
+    sc.return_block[k] = block_for(return_set[k]);
+  }
   std::uint32_t merges = 0;
   std::vector<bool> heads(n, false);
   for (std::uint32_t l : order) {
@@ -104,7 +120,7 @@ Schedule make_schedule(const Graph& g, const Body& b) {
     if (node.kind == NodeKind::InputMerge) {
       s = entry_set;
     } else if (node.kind == NodeKind::Return) {
-      s = intern({1 + g.sites[node.site].local});
+      s = return_set[g.sites[node.site].local];
     } else if (node.kind == NodeKind::Merge &&
                !(set_of[local(node.inputs[0].node)] == set_of[local(node.inputs[1].node)] &&
                  set_of[local(node.inputs[0].node)] == set_of[local(node.inputs[2].node)])) {

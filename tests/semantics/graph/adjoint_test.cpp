@@ -144,6 +144,33 @@ TEST(GraphAd, NestedDerivativesAndForwardMode) {
             "1");
 }
 
+// Ordering tokens (docs/graph-ad.md, "Unordered adjoints"): a first-order rd's adjoints have
+// no Gate on done and no Sync; where rds nest, every adjoint keeps them, since an outer rd's
+// adjoint may start only once the forward copy of an inner adjoint has saved all it saves (the
+// program below, unordered, read a predicate its forward copy had not saved yet).
+TEST(GraphAd, AdjointsKeepOrderingTokensOnlyWhereRdsNest) {
+  auto adjoint_kinds = [](const std::string& program) {
+    Lowered l = lowered(program, {{"x0", "1.5"}});
+    std::size_t gates = 0, syncs = 0;
+    for (const graph::Node& n : l.g.nodes) {
+      if (l.g.bodies[n.body].role != graph::BodyRole::Adjoint) continue;
+      gates += n.kind == graph::NodeKind::Gate;
+      syncs += n.kind == graph::NodeKind::Sync;
+    }
+    return std::make_pair(gates, syncs);
+  };
+  EXPECT_EQ(adjoint_kinds(kPow), std::make_pair(std::size_t{0}, std::size_t{0}));
+  const char* nested =
+      "(0, 0).rd[0](z1: real. (0, 0, 0).rd[(0, 0)](z2: real * real.\n"
+      "  letrec h(p3: real * real): real * real = if 0 < 1 then p3 else p3 in\n"
+      "  letrec f(p5: real * real): real * real = h(p5) in\n"
+      "  let r7: real * real = f(1, 0) in (z2, 0)))";
+  EXPECT_GT(adjoint_kinds(nested).first, 0u);
+  EXPECT_EQ(value(nested, {}), "0");
+  std::string why;
+  EXPECT_EQ(agrees(nested, {}, &why), checker::Verdict::Pass) << why;
+}
+
 // A unit-valued body or conditional returns a token that may be a real value consumed only
 // for strictness (an unused parameter, an unused let): its cotangent is zero, not the token.
 TEST(GraphAd, UnitResultsCarryNoCotangent) {
