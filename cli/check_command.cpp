@@ -144,16 +144,24 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
   config.den_predicates = opts.predicates;
   config.linear_r = opts.linear_r;
 
+  // Where the progress goes: opts.on_progress, or a line on a terminal; told at most every
+  // 200 ms, and at the end of each property.
   bool tty = opts.progress && ranks.rank == 0 && isatty(STDERR_FILENO);
+  checker::ProgressFn sink = opts.on_progress;
+  if (tty && !sink) {
+    sink = [&](const std::string& name, std::uint64_t done, std::uint64_t total) {
+      err << "\r\033[K" << name << ": " << done << "/" << total << std::flush;
+      if (done == total) err << "\r\033[K" << std::flush;
+    };
+  }
   auto last = std::chrono::steady_clock::now();
-  checker::ProgressFn progress = opts.on_progress;
-  if (tty && !progress) {
+  checker::ProgressFn progress;
+  if (sink) {
     progress = [&](const std::string& name, std::uint64_t done, std::uint64_t total) {
       auto now = std::chrono::steady_clock::now();
       if (done != total && now - last < std::chrono::milliseconds(200)) return;
       last = now;
-      err << "\r\033[K" << name << ": " << done << "/" << total << std::flush;
-      if (done == total) err << "\r\033[K" << std::flush;
+      sink(name, done, total);
     };
   }
   checker::RunReport report;

@@ -50,8 +50,8 @@ struct CheckOptions {
   std::string file;
   std::shared_ptr<SourceFile> source;
   std::vector<std::string> env;
-  // Told the property, the programs done and their number after each program, in place of the
-  // terminal's progress line (the playground's progress bar).
+  // Told the property, the programs done and their number (at most every 200 ms, and at the end
+  // of each property), in place of the terminal's progress line (the playground's progress bar).
   checker::ProgressFn on_progress;
 };
 

@@ -1,6 +1,5 @@
 #include "web/playground.hpp"
 
-#include <chrono>
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -107,16 +106,7 @@ PlaygroundResult check_playground(const PlaygroundCheck& check,
     o.source = std::make_shared<SourceFile>(o.file, check.source);
     o.env = env_bindings(check.env);
   }
-  using Clock = std::chrono::steady_clock;
-  Clock::time_point last = Clock::now();
-  if (progress) {
-    o.on_progress = [&](const std::string& name, std::uint64_t done, std::uint64_t total) {
-      Clock::time_point now = Clock::now();
-      if (done != total && now - last < std::chrono::milliseconds(50)) return;
-      last = now;
-      progress(name, done, total);
-    };
-  }
+  o.on_progress = progress;
   std::ostringstream out, err;
   PlaygroundResult r;
   r.exit_code = check_command(o, out, err);
