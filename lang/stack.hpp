@@ -23,9 +23,9 @@
 namespace adlang {
 
 #ifdef __EMSCRIPTEN__
-inline constexpr bool kCountsStackFrames = true;
+inline constexpr bool kCountsStackBytes = true;
 #else
-inline constexpr bool kCountsStackFrames = false;
+inline constexpr bool kCountsStackBytes = false;
 #endif
 
 // WebAssembly only: how much of the engine's stack a guarded frame takes, with the passes'
@@ -51,7 +51,7 @@ extern const std::uint32_t kBudgetBytes;
 // True when less than a safety margin of the current thread's stack remains. Cheap: one
 // comparison once the thread's limit is known.
 inline bool stack_nearly_exhausted(StackFrameBytes next = StackFrameBytes::Other) {
-  if constexpr (kCountsStackFrames) {
+  if constexpr (kCountsStackBytes) {
     if (stack_detail::used_bytes + static_cast<std::uint32_t>(next) > stack_detail::kBudgetBytes)
       return true;
   }
@@ -75,10 +75,10 @@ class [[nodiscard]] StackScope {
  public:
   explicit StackScope(StackFrameBytes bytes = StackFrameBytes::Other)
       : bytes_(static_cast<std::uint32_t>(bytes)) {
-    if constexpr (kCountsStackFrames) stack_detail::used_bytes += bytes_;
+    if constexpr (kCountsStackBytes) stack_detail::used_bytes += bytes_;
   }
   ~StackScope() {
-    if constexpr (kCountsStackFrames) stack_detail::used_bytes -= bytes_;
+    if constexpr (kCountsStackBytes) stack_detail::used_bytes -= bytes_;
   }
   StackScope(const StackScope&) = delete;
   StackScope& operator=(const StackScope&) = delete;
