@@ -847,6 +847,13 @@ class Executor {
     w.tokens += blk.sources;
     for (const ScheduledNode* np = s.nodes.data() + blk.first; np != end; ++np) {
       const ScheduledNode& n = *np;
+      if (n.guard != kNoGuard && !propagate_) {
+        const std::uint32_t skip_to = untaken_end(s, slots, n.guard);
+        if (skip_to != 0) {
+          np = s.nodes.data() + skip_to - 1;
+          continue;
+        }
+      }
       const std::uint32_t* in = inputs + n.in;
       switch (n.kind) {
         case NodeKind::Const:
@@ -926,6 +933,21 @@ class Executor {
       w.holds = 0;
     }
     hand_on(w, f, blk);
+  }
+
+  // The end of the first range in the chain from guard `gi` whose side of its Switches is not
+  // taken (schedule.hpp, Guard): its nodes would all write "absent", so only the slots read
+  // outside it are written; 0 if every range of the chain is taken.
+  static std::uint32_t untaken_end(const Schedule& s, Token* slots, std::uint32_t gi) {
+    for (; gi != kNoGuard; gi = s.guards[gi].next) {
+      const Guard& gd = s.guards[gi];
+      const Token& p = slots[gd.pred];
+      if (p.state == State::Live && (p.value != 0) == (gd.side == 0)) continue;
+      for (std::uint32_t k = gd.exports; k < gd.exports_end; ++k)
+        slots[s.exported[k]] = Token::absent();
+      return gd.end;
+    }
+    return 0;
   }
 
   // Signals the successors of a block that holds a unit of f's live count. The first that

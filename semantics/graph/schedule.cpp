@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <queue>
 #include <unordered_map>
 
 #include "lang/diagnostics.hpp"
@@ -56,6 +57,184 @@ std::vector<std::uint32_t> topological_order(const Graph& g, const Body& b) {
   internal_check(order.size() == n, "a graph body has a cycle");
   return order;
 }
+
+// The guarded ranges of one block (schedule.hpp, Guard), and an order of its nodes in which
+// the nodes of each range are contiguous. A node is under guard (p, k) when it can receive
+// tokens only through output k of a Switch with predicate p: it reads such an output, or a
+// node of the block under (p, k) (a Merge only through its predicate, a call site only through
+// its control Call, which is what decides whether either fires). The ranges must be nested or
+// disjoint, as the lowering's structured conditionals make them, and the block's order is a
+// topological order of its ranges and nodes, level by level (ties: the original order); a
+// block where either fails keeps its order and has no range.
+class BlockGuards {
+ public:
+  struct Step {
+    enum Kind { Node, Open, Close } kind;
+    std::uint32_t value;  // the local node, or the guard
+  };
+  std::vector<Step> steps;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> keys;  // per guard: (predicate slot, side)
+
+  // `members`: the block's nodes (local ids) in a topological order; `inputs_of(l)` the ports
+  // node l reads as the block runs it; `in_block(port)`, `slot(port)` and `node(port)` say where
+  // a port is.
+  template <class Inputs, class InBlock, class Slot, class NodeOf>
+  BlockGuards(const Graph& g, const Body& b, const std::vector<std::uint32_t>& members,
+              const std::vector<bool>& emitted, Inputs inputs_of, InBlock in_block, Slot slot,
+              NodeOf node_of) {
+    const std::size_t m = members.size();
+    std::unordered_map<std::uint32_t, std::uint32_t> index;  // local node -> member index
+    for (std::uint32_t i = 0; i < m; ++i)
+      index.emplace(members[i], i);
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> ids;
+    std::vector<std::vector<std::uint32_t>> under(m);  // per member: its guards, sorted
+    auto contributed = [&](const Port& p) {
+      std::vector<std::uint32_t> r;
+      if (!in_block(p)) return r;
+      std::uint32_t j = index.at(node_of(p));
+      r = under[j];
+      const Node& src = g.nodes[b.nodes[node_of(p)]];
+      if (src.kind == NodeKind::Switch) {
+        auto key = std::make_pair(slot(src.inputs[1]), p.index);
+        auto [it, fresh] = ids.emplace(key, static_cast<std::uint32_t>(keys.size()));
+        if (fresh) keys.push_back(key);
+        r.insert(std::lower_bound(r.begin(), r.end(), it->second), it->second);
+        r.erase(std::unique(r.begin(), r.end()), r.end());
+      }
+      return r;
+    };
+    bool ok = true;
+    for (std::uint32_t i = 0; i < m && ok; ++i) {
+      if (!emitted[i]) continue;
+      const Node& node = g.nodes[b.nodes[members[i]]];
+      const std::vector<Port> ins = inputs_of(members[i]);
+      std::vector<std::uint32_t> a;
+      if (node.kind == NodeKind::Merge) {
+        a = contributed(ins[2]);
+      } else if (node.kind == NodeKind::Call) {
+        a = contributed(ins.back());
+      } else {
+        for (const Port& p : ins) {
+          std::vector<std::uint32_t> c = contributed(p), u;
+          std::set_union(a.begin(), a.end(), c.begin(), c.end(), std::back_inserter(u));
+          a = std::move(u);
+        }
+        // An Exit must fire; a body whose output could be absent is not ours to shortcut.
+        if (node.kind == NodeKind::Exit && !a.empty()) ok = false;
+      }
+      under[i] = std::move(a);
+    }
+    if (keys.empty()) ok = false;
+    std::vector<std::uint32_t> parent, size;
+    constexpr std::uint32_t kUnset = UINT32_MAX - 1;
+    if (ok) {
+      // Nested or disjoint: each member's guards, outermost (largest) first, must be a path
+      // from a root of one forest of guards.
+      size.assign(keys.size(), 0);
+      for (std::uint32_t i = 0; i < m; ++i)
+        for (std::uint32_t x : under[i])
+          ++size[x];
+      parent.assign(keys.size(), kUnset);
+      for (std::uint32_t i = 0; i < m && ok; ++i) {
+        std::vector<std::uint32_t>& a = under[i];
+        std::sort(a.begin(), a.end(), [&](std::uint32_t x, std::uint32_t y) {
+          return size[x] != size[y] ? size[x] > size[y] : x < y;
+        });
+        for (std::size_t k = 0; k < a.size() && ok; ++k) {
+          std::uint32_t want = k == 0 ? kNoGuard : a[k - 1];
+          if (parent[a[k]] == kUnset) parent[a[k]] = want;
+          ok = parent[a[k]] == want;
+        }
+      }
+    }
+    if (ok)
+      ok = arrange(kNoGuard, all_members(m), members, under, parent, inputs_of, in_block, node_of,
+                   index);
+    if (!ok) {
+      keys.clear();
+      steps.clear();
+      for (std::uint32_t l : members)
+        steps.push_back({Step::Node, l});
+    }
+  }
+
+ private:
+  static std::vector<std::uint32_t> all_members(std::size_t m) {
+    std::vector<std::uint32_t> r(m);
+    for (std::uint32_t i = 0; i < m; ++i)
+      r[i] = i;
+    return r;
+  }
+
+  // Lays out the members `in` (indices, in the original order) of the range of guard `r`
+  // (kNoGuard: the block): its own nodes and the ranges directly in it, topologically.
+  template <class Inputs, class InBlock, class NodeOf>
+  bool arrange(std::uint32_t r, const std::vector<std::uint32_t>& in,
+               const std::vector<std::uint32_t>& members,
+               const std::vector<std::vector<std::uint32_t>>& under,
+               const std::vector<std::uint32_t>& parent, Inputs& inputs_of, InBlock& in_block,
+               NodeOf& node_of, const std::unordered_map<std::uint32_t, std::uint32_t>& index) {
+    // The item of a member at this level: itself, or the guard of the range it lies in.
+    std::size_t depth = 0;
+    for (std::uint32_t x = r; x != kNoGuard; x = parent[x])
+      ++depth;
+    auto item_of = [&](std::uint32_t i) -> std::pair<bool, std::uint32_t> {
+      if (under[i].size() == depth) return {false, i};
+      return {true, under[i][depth]};
+    };
+    // Items: members first (their index), then guards (m + guard).
+    const std::uint32_t m = static_cast<std::uint32_t>(members.size());
+    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> of_item;
+    std::vector<std::uint32_t> items;
+    for (std::uint32_t i : in) {
+      auto [guarded, v] = item_of(i);
+      std::uint32_t it = guarded ? m + v : i;
+      auto [pos, fresh] = of_item.try_emplace(it);
+      if (fresh) items.push_back(it);
+      pos->second.push_back(i);
+    }
+    std::unordered_map<std::uint32_t, std::uint32_t> missing;
+    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> after;
+    std::unordered_map<std::uint32_t, std::uint32_t> rank;  // an item's first member
+    for (std::uint32_t k = 0; k < items.size(); ++k)
+      rank[items[k]] = k;
+    for (std::uint32_t it : items) {
+      for (std::uint32_t i : of_item[it]) {
+        for (const Port& p : inputs_of(members[i])) {
+          if (!in_block(p)) continue;
+          std::uint32_t j = index.at(node_of(p));
+          if (under[j].size() < depth || (depth > 0 && under[j][depth - 1] != r)) continue;
+          auto [guarded, v] = item_of(j);
+          std::uint32_t from = guarded ? m + v : j;
+          if (from == it || !rank.count(from)) continue;
+          after[from].push_back(it);
+          ++missing[it];
+        }
+      }
+    }
+    std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> ready;
+    for (std::uint32_t k = 0; k < items.size(); ++k)
+      if (missing[items[k]] == 0) ready.push(k);
+    std::size_t done = 0;
+    while (!ready.empty()) {
+      std::uint32_t it = items[ready.top()];
+      ready.pop();
+      ++done;
+      if (it < m) {
+        steps.push_back({Step::Node, members[it]});
+      } else {
+        steps.push_back({Step::Open, it - m});
+        if (!arrange(it - m, of_item[it], members, under, parent, inputs_of, in_block, node_of,
+                     index))
+          return false;
+        steps.push_back({Step::Close, it - m});
+      }
+      for (std::uint32_t x : after[it])
+        if (--missing[x] == 0) ready.push(rank[x]);
+    }
+    return done == items.size();
+  }
+};
 
 }  // namespace
 
@@ -180,11 +359,53 @@ Schedule make_schedule(const Graph& g, const Body& b) {
       if (place[local(c)] >= place[last_call[k]]) last_call[k] = local(c);
   }
 
+  // The ports node l reads as its block runs it (a call site's node: one per Call; a source
+  // reads from other bodies).
+  auto inputs_of = [&](std::uint32_t l) {
+    const Node& node = g.nodes[b.nodes[l]];
+    if (is_source(node)) return std::vector<Port>{};
+    if (node.kind != NodeKind::Call || l != last_call[g.sites[node.site].local]) return node.inputs;
+    std::vector<Port> ins;
+    for (NodeId c : g.sites[node.site].calls)
+      ins.push_back(g.nodes[c].inputs[0]);
+    return ins;
+  };
+  auto node_of = [&](const Port& p) { return local(p.node); };
+  auto slot = [&](const Port& p) { return slot_of[local(p.node)] + p.index; };
+  // Per scheduled node: the innermost range it lies in; per range: where it starts, its parent.
+  std::vector<std::uint32_t> innermost_at, guard_start, guard_parent;
   for (std::uint32_t bi = 0; bi < nblocks; ++bi) {
     Block& blk = sc.blocks[bi];
     blk.first = static_cast<std::uint32_t>(sc.nodes.size());
     std::vector<std::uint32_t> preds;
-    for (std::uint32_t l : members[bi]) {
+    std::vector<bool> emitted(members[bi].size());
+    for (std::size_t i = 0; i < members[bi].size(); ++i) {
+      const Node& node = g.nodes[b.nodes[members[bi][i]]];
+      emitted[i] = !is_source(node) && (node.kind != NodeKind::Call ||
+                                        members[bi][i] == last_call[g.sites[node.site].local]);
+    }
+    auto in_block = [&](const Port& p) { return block_of[local(p.node)] == bi; };
+    const BlockGuards guards(g, b, members[bi], emitted, inputs_of, in_block, slot, node_of);
+    std::vector<std::uint32_t> open, opening;  // ranges open, and those opened at the next node
+    for (const BlockGuards::Step& step : guards.steps) {
+      if (step.kind == BlockGuards::Step::Open) {
+        Guard gd;
+        gd.pred = guards.keys[step.value].first;
+        gd.side = guards.keys[step.value].second;
+        guard_parent.push_back(open.empty() ? kNoGuard : open.back());
+        guard_start.push_back(static_cast<std::uint32_t>(sc.nodes.size()));
+        open.push_back(static_cast<std::uint32_t>(sc.guards.size()));
+        opening.push_back(open.back());
+        sc.guards.push_back(gd);
+        continue;
+      }
+      if (step.kind == BlockGuards::Step::Close) {
+        internal_check(opening.empty(), "a guarded range without nodes");
+        sc.guards[open.back()].end = static_cast<std::uint32_t>(sc.nodes.size());
+        open.pop_back();
+        continue;
+      }
+      const std::uint32_t l = step.value;
       const Node& node = g.nodes[b.nodes[l]];
       ScheduledNode s;
       s.kind = node.kind;
@@ -196,16 +417,9 @@ Schedule make_schedule(const Graph& g, const Body& b) {
       s.site = node.site;
       s.value = node.value;
       s.info = &node;
-      const std::vector<Port>* node_ins = &node.inputs;
-      std::vector<Port> site_ins;
-      if (node.kind == NodeKind::Call) {
-        const CallSite& site = g.sites[node.site];
-        if (l != last_call[site.local]) continue;  // run with the site's last Call
-        for (NodeId c : site.calls)
-          site_ins.push_back(g.nodes[c].inputs[0]);
-        node_ins = &site_ins;
-      }
-      const std::vector<Port>& ins = *node_ins;
+      // A call site runs with its last Call.
+      if (node.kind == NodeKind::Call && l != last_call[g.sites[node.site].local]) continue;
+      const std::vector<Port> ins = inputs_of(l);  // none for a source
       internal_check(node.num_outputs() <= UINT16_MAX, "a graph node with 65536 outputs");
       if (!is_source(node)) {
         internal_check(ins.size() <= UINT16_MAX, "a graph node with 65536 inputs");
@@ -233,9 +447,14 @@ Schedule make_schedule(const Graph& g, const Body& b) {
       if (is_source(node)) {
         ++blk.sources;
       } else {
+        for (std::size_t k = 0; k < opening.size(); ++k)
+          (k == 0 ? s.guard : sc.guards[opening[k - 1]].next) = opening[k];
+        opening.clear();
+        innermost_at.push_back(open.empty() ? kNoGuard : open.back());
         sc.nodes.push_back(s);
       }
     }
+    internal_check(open.empty(), "a guarded range is not closed");
     blk.end = static_cast<std::uint32_t>(sc.nodes.size());
     for (std::uint32_t p : preds)
       succ[p].push_back(Successor{bi, 0});
@@ -248,6 +467,32 @@ Schedule make_schedule(const Graph& g, const Body& b) {
     sc.blocks[bi].succ = static_cast<std::uint32_t>(sc.successors.size());
     sc.successors.insert(sc.successors.end(), succ[bi].begin(), succ[bi].end());
     sc.blocks[bi].succ_end = static_cast<std::uint32_t>(sc.successors.size());
+  }
+
+  // A range's exports: its nodes' outputs that a node outside it reads (a Merge's block counts
+  // its inputs by them, and frames are reused, so the slots must say "absent").
+  std::vector<std::uint32_t> producer(sc.num_slots, UINT32_MAX);
+  for (std::uint32_t q = 0; q < sc.nodes.size(); ++q)
+    for (std::uint32_t k = 0; k < sc.nodes[q].nout; ++k)
+      producer[sc.nodes[q].out + k] = q;
+  std::vector<std::vector<std::uint32_t>> exports(sc.guards.size());
+  for (std::uint32_t r = 0; r < sc.nodes.size(); ++r) {
+    const ScheduledNode& reader = sc.nodes[r];
+    for (std::uint32_t i = 0; i < reader.nin; ++i) {
+      std::uint32_t slot_read = sc.inputs[reader.in + i];
+      std::uint32_t q = producer[slot_read];
+      if (q == UINT32_MAX) continue;
+      for (std::uint32_t x = innermost_at[q];
+           x != kNoGuard && !(guard_start[x] <= r && r < sc.guards[x].end); x = guard_parent[x])
+        exports[x].push_back(slot_read);
+    }
+  }
+  for (std::uint32_t x = 0; x < sc.guards.size(); ++x) {
+    std::sort(exports[x].begin(), exports[x].end());
+    exports[x].erase(std::unique(exports[x].begin(), exports[x].end()), exports[x].end());
+    sc.guards[x].exports = static_cast<std::uint32_t>(sc.exported.size());
+    sc.exported.insert(sc.exported.end(), exports[x].begin(), exports[x].end());
+    sc.guards[x].exports_end = static_cast<std::uint32_t>(sc.exported.size());
   }
 
   sc.return_slots.resize(nsites);

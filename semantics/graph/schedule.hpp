@@ -22,11 +22,28 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "semantics/graph/graph.hpp"
 
 namespace adlang::graph {
+
+inline constexpr std::uint32_t kNoGuard = std::numeric_limits<std::uint32_t>::max();
+
+// A guarded range of a block: the nodes that can receive tokens only through side `side` of
+// the Switches that read the predicate in slot `pred`, directly or through other nodes of the
+// range (docs/graph.md, "The untaken side in one jump"). Under Deadness::Elide, when the
+// predicate is not live or selects the other side, every node of the range would write
+// "absent": the block writes it only to the range's outputs that nodes outside the range read,
+// and jumps to `end`. Ranges are nested or disjoint.
+struct Guard {
+  std::uint32_t pred = 0;
+  std::uint32_t side = 0;  // 0: the Switch's output 0, taken when the predicate is true
+  std::uint32_t end = 0;   // the range is Schedule::nodes[(the node carrying it) .. end)
+  std::uint32_t exports = 0, exports_end = 0;  // Schedule::exported[exports .. exports_end)
+  std::uint32_t next = kNoGuard;  // a range nested in this one starting at the same node
+};
 
 // A node as a block runs it.
 struct ScheduledNode {
@@ -42,6 +59,7 @@ struct ScheduledNode {
   std::uint32_t site = 0;
   double value = 0;
   const Node* info = nullptr;
+  std::uint32_t guard = kNoGuard;  // the outermost range starting here (Schedule::guards)
 };
 
 // A block signals each successor when it has run. A Merge block counts its inputs instead:
@@ -73,6 +91,8 @@ struct Schedule {
   std::vector<std::vector<std::uint32_t>> return_slots;
   std::vector<std::uint32_t> input_slots;  // per body input (arguments, then control)
   std::uint32_t exits = 0;                 // outputs of the body
+  std::vector<Guard> guards;
+  std::vector<std::uint32_t> exported;  // the guards' exported slots
 };
 
 // The schedule of body `b` of `g`.

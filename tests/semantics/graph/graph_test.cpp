@@ -151,6 +151,75 @@ TEST(GraphSchedule, FibHasABlockPerEventSet) {
   }
 }
 
+// The ranges of a schedule: each starts at the node that carries it, ranges are nested or
+// disjoint, and a chain of ranges starting at one node goes from the outer to the inner.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> guarded_ranges(const graph::Schedule& s) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> r;
+  for (std::uint32_t q = 0; q < s.nodes.size(); ++q)
+    for (std::uint32_t x = s.nodes[q].guard; x != graph::kNoGuard; x = s.guards[x].next)
+      r.emplace_back(q, s.guards[x].end);
+  for (const auto& [a0, a1] : r) {
+    EXPECT_LT(a0, a1);
+    for (const auto& [b0, b1] : r)
+      EXPECT_TRUE(a1 <= b0 || b1 <= a0 || (a0 <= b0 && b1 <= a1) || (b0 <= a0 && a1 <= b1));
+  }
+  return r;
+}
+
+TEST(GraphSchedule, UntakenSideIsOneRange) {
+  Lowered l = lowered(kFib, {{"n", "3"}});
+  graph::Schedule s = graph::make_schedule(l.g, l.g.bodies[1]);
+  const graph::Block& entry = s.blocks[s.entry];
+  // fib's entry block: `n < 1.5`, its Switches, then each side of them as one range: the
+  // constant 1, and n - 1, n - 2 with both call sites.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> r = guarded_ranges(s);
+  ASSERT_EQ(r.size(), 2u);
+  std::uint32_t calls[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_LE(entry.first, r[k].first);
+    EXPECT_LE(r[k].second, entry.end);
+    for (std::uint32_t q = r[k].first; q < r[k].second; ++q)
+      calls[k] += s.nodes[q].kind == graph::NodeKind::Call ? 1 : 0;
+  }
+  EXPECT_EQ(r[0].second, r[1].first);  // the two sides, one after the other
+  EXPECT_EQ(calls[0] + calls[1], 2u);
+  EXPECT_TRUE(calls[0] == 0 || calls[1] == 0);
+  // The side with the constant: its output is read by the Merge's block, so a jump over it
+  // writes "absent" there (a frame's slots are reused); the side with the calls exports nothing.
+  for (std::uint32_t q = 0; q < s.nodes.size(); ++q) {
+    for (std::uint32_t x = s.nodes[q].guard; x != graph::kNoGuard; x = s.guards[x].next) {
+      const graph::Guard& gd = s.guards[x];
+      bool has_calls = false;
+      for (std::uint32_t k = q; k < gd.end; ++k)
+        has_calls = has_calls || s.nodes[k].kind == graph::NodeKind::Call;
+      EXPECT_EQ(gd.exports_end - gd.exports, has_calls ? 0u : 1u);
+    }
+  }
+}
+
+TEST(GraphSchedule, NestedConditionalsAreNestedRanges) {
+  Lowered l = lowered(kAck, {{"m", "2"}, {"n", "3"}});
+  graph::Schedule s = graph::make_schedule(l.g, l.g.bodies[1]);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> r = guarded_ranges(s);
+  // ack: `if m < 0.5 then .. else if n < 0.5 then .. else ..`: the two sides of the outer
+  // conditional, and in its else side the two sides of the inner one.
+  ASSERT_EQ(r.size(), 4u);
+  int nested = 0;
+  for (const auto& [a0, a1] : r)
+    for (const auto& [b0, b1] : r)
+      nested += (a0 <= b0 && b1 <= a1 && (a0 != b0 || a1 != b1)) ? 1 : 0;
+  EXPECT_EQ(nested, 2);
+  // Every call site of the entry block is under a guard: a leaf skips them in one jump.
+  const graph::Block& entry = s.blocks[s.entry];
+  for (std::uint32_t q = entry.first; q < entry.end; ++q) {
+    if (s.nodes[q].kind != graph::NodeKind::Call) continue;
+    bool covered = false;
+    for (const auto& [a0, a1] : r)
+      covered = covered || (a0 <= q && q < a1);
+    EXPECT_TRUE(covered) << q;
+  }
+}
+
 TEST(GraphUndefined, InfiniteRecursionRunsOutOfFuel) {
   graph::GraphOptions o = options();
   o.eval.fuel = 1000;
