@@ -295,7 +295,10 @@ GenConfig rd_generator(unsigned max_size) {
 std::vector<PropertyInfo> graph_properties() {
   PropertyInfo p = property_entry<GraphAgrees>(
       "graph-agrees", "graph", "thesis Secs. 3-5",
-      "the tagged dataflow graph (static, dynamic; 1 and 4 threads) = the compiled evaluator",
+      kThreadsAvailable
+          ? "the tagged dataflow graph (static, dynamic; 1 and 4 threads) = the compiled evaluator"
+          : "the tagged dataflow graph (static, dynamic; 1 thread: this build has no threads) = "
+            "the compiled evaluator",
       PrecisionRule::DoubleOnly, &default_generator);
   p.bitwise = true;
   PropertyInfo q = property_entry<PartitionedAgrees>(
@@ -305,8 +308,11 @@ std::vector<PropertyInfo> graph_properties() {
   q.bitwise = true;
   PropertyInfo r = property_entry<GraphRdAgrees>(
       "graph-rd-agrees", "graph", "docs/graph-ad.md",
-      "rd in reverse mode inside the graph (forward and adjoint bodies; 1 and 4 threads) = the "
-      "linear R",
+      kThreadsAvailable
+          ? "rd in reverse mode inside the graph (forward and adjoint bodies; 1 and 4 threads) = "
+            "the linear R"
+          : "rd in reverse mode inside the graph (forward and adjoint bodies; 1 thread: this build "
+            "has no threads) = the linear R",
       PrecisionRule::DoubleOnly, &rd_generator);
   r.bitwise = true;  // its tolerance is in the check: no confirmation in another precision
   return {p, r, q};
