@@ -42,10 +42,19 @@ int run_kernel(const std::string& connection_file, std::ostream& err) {
         << "': " << e.what() << "\n";
     return kExitUsage;
   }
+  // The zygote first: it must be forked while this process has one thread.
+  std::unique_ptr<KernelZygote> zygote;
+  try {
+    zygote = std::make_unique<KernelZygote>();
+  } catch (const std::exception& e) {
+    err << "adlang: error: " << e.what() << "\n";
+    return kExitInternalError;
+  }
   take_interrupts();
   auto context = xeus::make_context<zmq::context_t>();
   xeus::xkernel kernel(config, xeus::get_user_name(), std::move(context),
-                       std::make_unique<KernelInterpreter>(), xeus::make_xserver_zmq);
+                       std::make_unique<KernelInterpreter>(std::move(zygote)),
+                       xeus::make_xserver_zmq);
   kernel.start();
   return kExitOk;
 }

@@ -1,7 +1,6 @@
 #include "cli/kernel_interpreter.hpp"
 
 #include <fcntl.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,8 +15,8 @@
 #include <xeus/xhelper.hpp>
 
 #include "cli/exit_codes.hpp"
+#include "cli/kernel_cell_messages.hpp"
 #include "cli/length_prefixed.hpp"
-#include "cli/resource_options.hpp"
 #include "cli/temporary_directory.hpp"
 #include "lang/utf8.hpp"
 
@@ -28,77 +27,6 @@ namespace {
 // The child evaluating the current cell (0: none), and whether an interrupt killed it.
 std::atomic<pid_t> running_child{0};
 std::atomic<bool> interrupted{false};
-
-// The messages of the pipe from a cell's process: one kind letter, then length-prefixed fields.
-//   O text / E text          the stdout / stderr stream
-//   D (type content)...      display data
-//   X ename evalue line...   the error that ended the cell
-//   S snapshot               the session's state after the cell
-constexpr char kStdout = 'O', kStderr = 'E', kDisplay = 'D', kError = 'X', kState = 'S';
-
-void write_all(int fd, const std::string& bytes) {
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) _exit(kExitInternalError);  // the kernel is gone
-    done += static_cast<std::size_t>(n);
-  }
-}
-
-void send(int fd, char kind, const std::vector<std::string>& fields) {
-  std::string body;
-  for (const std::string& f : fields)
-    put_field(body, f);
-  std::string message(1, kind);
-  put_field(message, body);
-  write_all(fd, message);
-}
-
-// The child's side: each output goes to the pipe as it is made.
-class PipeOutputs : public CellOutputs {
- public:
-  explicit PipeOutputs(int fd) : fd_(fd) {}
-  void stream(const std::string& name, const std::string& text) override {
-    send(fd_, name == "stderr" ? kStderr : kStdout, {text});
-  }
-  void display(const std::vector<std::pair<std::string, std::string>>& bundle) override {
-    std::vector<std::string> fields;
-    for (const auto& [type, content] : bundle) {
-      fields.push_back(type);
-      fields.push_back(content);
-    }
-    send(fd_, kDisplay, fields);
-  }
-  void error(const std::string& ename, const std::string& evalue,
-             const std::vector<std::string>& traceback) override {
-    std::vector<std::string> fields{ename, evalue};
-    fields.insert(fields.end(), traceback.begin(), traceback.end());
-    send(fd_, kError, fields);
-  }
-
- private:
-  int fd_;
-};
-
-// The cell's process: evaluates the cell, sends the state, and exits without running the
-// kernel's destructors or atexit handlers (they belong to the parent).
-[[noreturn]] void run_child(KernelSession& session, const std::string& code, int count, int fd) {
-  sigset_t sigint;
-  sigemptyset(&sigint);
-  sigaddset(&sigint, SIGINT);
-  std::signal(SIGINT, SIG_DFL);  // an interrupt sent to the process group ends the cell too
-  pthread_sigmask(SIG_UNBLOCK, &sigint, nullptr);
-  PipeOutputs outputs(fd);
-  try {
-    start_resource_budget(budget_limits(ResourceOptions{}));
-    session.run_cell(code, count, outputs);
-    send(fd, kState, {session.repl().snapshot()});
-  } catch (const std::exception& e) {
-    outputs.error(error_name(kExitInternalError), e.what(), {e.what()});
-  }
-  _exit(0);
-}
 
 // Jupyter messages are JSON, whose strings must be UTF-8 (xeus's serialiser throws on anything
 // else): a byte that does not start or continue a valid sequence (a Latin-1 source line echoed
@@ -183,25 +111,13 @@ nl::json KernelInterpreter::execute_request_impl(int execution_counter, const st
     std::error_code ignored;
     if (!cell_dir.empty()) std::filesystem::remove_all(cell_dir, ignored);
   };
-  const pid_t kernel_pid = getpid();
-  pid_t pid = fork();
-  if (pid == 0) {
-    // A process group of the cell's own (set on both sides of the fork, so that it exists
-    // before either goes on), which an interrupt kills whole, dot and gnuplot included; the
-    // cell's process ends with the kernel, however the kernel ends.
-    setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != kernel_pid) _exit(kExitInternalError);
-    close(fds[0]);
-    if (!cell_dir.empty()) setenv("TMPDIR", cell_dir.c_str(), 1);
-    run_child(session_, code, execution_counter, fds[1]);
-  }
+  std::string why;
+  const pid_t pid = zygote_->start_cell(session_.repl().snapshot(), code, execution_counter,
+                                        cell_dir, fds[1], why);
   close(fds[1]);
-  if (pid > 0) setpgid(pid, pid);
   if (pid < 0) {
     remove_cell_directory();
     close(fds[0]);
-    std::string why = std::string("cannot start the cell's process: ") + std::strerror(errno);
     publish_execution_error("InternalError", why, {why});
     return xeus::create_error_reply("InternalError", why, {why});
   }
@@ -212,22 +128,22 @@ nl::json KernelInterpreter::execute_request_impl(int execution_counter, const st
       failure;  // what went wrong on the kernel's side while reading the cell's outputs
   try {
     read_messages(fds[0], [&](char kind, std::vector<std::string> f) {
-      if (kind == kState && f.size() == 1) {
+      if (kind == kCellState && f.size() == 1) {
         session_.repl().restore(f[0]);  // the session's own bytes, not shown
         got_state = true;
         return;
       }
       for (std::string& field : f)
         field = as_utf8(field);
-      if (kind == kError && f.size() >= 2) {
+      if (kind == kCellError && f.size() >= 2) {
         std::vector<std::string> traceback(f.begin() + 2, f.end());
         if (!silent) publish_execution_error(f[0], f[1], traceback);
         error = xeus::create_error_reply(f[0], f[1], traceback);
       } else if (silent) {
         return;
-      } else if ((kind == kStdout || kind == kStderr) && f.size() == 1) {
-        publish_stream(kind == kStderr ? "stderr" : "stdout", f[0]);
-      } else if (kind == kDisplay) {
+      } else if ((kind == kCellStdout || kind == kCellStderr) && f.size() == 1) {
+        publish_stream(kind == kCellStderr ? "stderr" : "stdout", f[0]);
+      } else if (kind == kCellDisplay) {
         nl::json data = nl::json::object();
         for (std::size_t i = 0; i + 1 < f.size(); i += 2)
           data[f[i]] = f[i + 1];
@@ -243,8 +159,7 @@ nl::json KernelInterpreter::execute_request_impl(int execution_counter, const st
   close(fds[0]);
   running_child.store(0);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  if (!zygote_->wait_cell(status, why) && !failure) failure = why;
   remove_cell_directory();
   if (failure) {
     std::string evalue = "the kernel could not read the cell's outputs: " + *failure;

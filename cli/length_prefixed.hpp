@@ -1,6 +1,6 @@
 // Strings written one after another as "<size>:<bytes>", read back in the same order: the
 // REPL session's snapshot (cli/repl_session.hpp) and the messages a kernel's cell process
-// sends its parent (cli/kernel_interpreter.cpp).
+// sends the kernel, and the zygote's requests (cli/kernel_cell_messages.hpp, kernel_zygote.cpp).
 #pragma once
 
 #include <cstddef>

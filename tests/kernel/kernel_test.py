@@ -64,6 +64,31 @@ CELLS = [
 ]
 
 
+def children(pid):
+    """The processes whose parent is `pid` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                stat = f.read()
+        except OSError:
+            continue  # it has ended
+        if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
+            found.append(int(entry))
+    return found
+
+
+def threads(pid):
+    """The number of threads of process `pid`."""
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("Threads:"):
+                return int(line.split()[1])
+    return None
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__)
@@ -139,6 +164,17 @@ def main():
             m.equal("%set fuel", got["error"], None)
             msg_id = kc.execute("def spin(x: real): real = spin(x);\nspin(1)")
             time.sleep(1.5)
+            # The cell's process is forked by the zygote, which the kernel forked before its
+            # threads started: the zygote has one thread, and the cell a process group of its own.
+            kernel_pid = km.provisioner.pid
+            zygotes = children(kernel_pid)
+            m.equal("the kernel's child processes (the zygote)", len(zygotes), 1)
+            if zygotes:
+                m.equal("the zygote's threads", threads(zygotes[0]), 1)
+                cells = children(zygotes[0])
+                m.equal("the zygote's child processes (the running cell)", len(cells), 1)
+                if cells:
+                    m.equal("the cell's process group", os.getpgid(cells[0]), cells[0])
             started = time.time()
             km.interrupt_kernel()
             error = None
@@ -156,6 +192,8 @@ def main():
             m.equal("the interrupted cell's reply", reply["status"], "error")
             m.equal("the interrupted cell's ename", (error or {}).get("ename"), "Interrupted")
             m.check("the kernel is alive after the interrupt", km.is_alive())
+            m.equal("the zygote after the interrupt: its cell's process is reaped",
+                    [children(z) for z in zygotes], [[]] * len(zygotes))
             _, got = execute(kc, "sq(7)")
             m.equal("a cell after the interrupt", got["stdout"], "49\n")
             _, got = execute(kc, "spin(1)")  # the interrupted cell's definition is not kept
