@@ -149,7 +149,7 @@ class Executor {
     results_.assign(g.bodies[g.main].exits.size(), Token::dead());
     result_set_.assign(results_.size(), 0);
     for (const Body& b : g.bodies) {
-      schedules_.push_back(make_schedule(g, b));
+      schedules_.push_back(make_schedule(g, b, /*with_guards=*/!propagate_));
       const Schedule& sc = schedules_.back();
       Shape sh;
       sh.size = sizeof(F) + sizeof(Shared<std::int32_t>) * sc.blocks.size() + 16 +

@@ -63,9 +63,14 @@ std::vector<std::uint32_t> topological_order(const Graph& g, const Body& b) {
 // tokens only through output k of a Switch with predicate p: it reads such an output, or a
 // node of the block under (p, k) (a Merge only through its predicate, a call site only through
 // its control Call, which is what decides whether either fires). The ranges must be nested or
-// disjoint, as the lowering's structured conditionals make them, and the block's order is a
-// topological order of its ranges and nodes, level by level (ties: the original order); a
-// block where either fails keeps its order and has no range.
+// disjoint, as the lowering's structured conditionals make them: each guard has one parent, the
+// innermost guard of the Switches giving it, and a node's guards are a path to a root. The
+// block's order is a topological order of its ranges and nodes, level by level (ties: the
+// original order). A block where either fails keeps its order and has no range.
+//
+// Linear in the block's nodes and edges, plus the steps up the tree between an edge's two ends
+// (one per Switch level an edge crosses; a body nested 4000 conditionals deep is laid out in
+// milliseconds). Nothing recurses.
 class BlockGuards {
  public:
   struct Step {
@@ -75,180 +80,186 @@ class BlockGuards {
   std::vector<Step> steps;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> keys;  // per guard: (predicate slot, side)
 
-  // `members`: the block's nodes (local ids) in a topological order; `inputs_of(l)` the ports
-  // node l reads as the block runs it; `in_block(port)`, `slot(port)` and `node(port)` say where
-  // a port is.
+  // `members`: the block's nodes (local ids) in a topological order, `emitted[i]` whether
+  // member i is run (not a source, not a call site's earlier Call); `member_index[l]` the index
+  // of member l; `inputs_of(l)` the ports node l reads as the block runs it; `in_block(port)`,
+  // `slot(port)` and `node_of(port)` say where a port is.
+  // The block's order, without ranges.
+  explicit BlockGuards(const std::vector<std::uint32_t>& members) { keep(members); }
+
   template <class Inputs, class InBlock, class Slot, class NodeOf>
   BlockGuards(const Graph& g, const Body& b, const std::vector<std::uint32_t>& members,
-              const std::vector<bool>& emitted, Inputs inputs_of, InBlock in_block, Slot slot,
-              NodeOf node_of) {
-    const std::size_t m = members.size();
-    // Most blocks read no Switch (a gradient's block of 10^5 nodes among them): their order
-    // stays, at the cost of one look at each node.
-    bool switches = false;
-    for (std::uint32_t l : members)
-      switches = switches || g.nodes[b.nodes[l]].kind == NodeKind::Switch;
-    if (!switches) {
-      for (std::uint32_t l : members)
-        steps.push_back({Step::Node, l});
-      return;
-    }
-    std::unordered_map<std::uint32_t, std::uint32_t> index;  // local node -> member index
-    for (std::uint32_t i = 0; i < m; ++i)
-      index.emplace(members[i], i);
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> ids;
-    std::vector<std::vector<std::uint32_t>> under(m);  // per member: its guards, sorted
-    auto contributed = [&](const Port& p) {
-      std::vector<std::uint32_t> r;
-      if (!in_block(p)) return r;
-      std::uint32_t j = index.at(node_of(p));
-      r = under[j];
-      const Node& src = g.nodes[b.nodes[node_of(p)]];
-      if (src.kind == NodeKind::Switch) {
-        auto key = std::make_pair(slot(src.inputs[1]), p.index);
-        auto [it, fresh] = ids.emplace(key, static_cast<std::uint32_t>(keys.size()));
-        if (fresh) keys.push_back(key);
-        r.insert(std::lower_bound(r.begin(), r.end(), it->second), it->second);
-        r.erase(std::unique(r.begin(), r.end()), r.end());
-      }
-      return r;
-    };
-    bool ok = true;
-    for (std::uint32_t i = 0; i < m && ok; ++i) {
-      if (!emitted[i]) continue;
-      const Node& node = g.nodes[b.nodes[members[i]]];
-      const std::vector<Port> ins = inputs_of(members[i]);
-      std::vector<std::uint32_t> a;
-      if (node.kind == NodeKind::Merge) {
-        a = contributed(ins[2]);
-      } else if (node.kind == NodeKind::Call) {
-        a = contributed(ins.back());
-      } else {
-        for (const Port& p : ins) {
-          std::vector<std::uint32_t> c = contributed(p), u;
-          std::set_union(a.begin(), a.end(), c.begin(), c.end(), std::back_inserter(u));
-          a = std::move(u);
-        }
-        // An Exit must fire; a body whose output could be absent is not ours to shortcut.
-        if (node.kind == NodeKind::Exit && !a.empty()) ok = false;
-      }
-      under[i] = std::move(a);
-    }
-    if (keys.empty()) ok = false;
-    std::vector<std::uint32_t> parent, size;
-    constexpr std::uint32_t kUnset = UINT32_MAX - 1;
-    if (ok) {
-      // Nested or disjoint: each member's guards, outermost (largest) first, must be a path
-      // from a root of one forest of guards.
-      size.assign(keys.size(), 0);
-      for (std::uint32_t i = 0; i < m; ++i)
-        for (std::uint32_t x : under[i])
-          ++size[x];
-      parent.assign(keys.size(), kUnset);
-      for (std::uint32_t i = 0; i < m && ok; ++i) {
-        std::vector<std::uint32_t>& a = under[i];
-        std::sort(a.begin(), a.end(), [&](std::uint32_t x, std::uint32_t y) {
-          return size[x] != size[y] ? size[x] > size[y] : x < y;
-        });
-        for (std::size_t k = 0; k < a.size() && ok; ++k) {
-          std::uint32_t want = k == 0 ? kNoGuard : a[k - 1];
-          if (parent[a[k]] == kUnset) parent[a[k]] = want;
-          ok = parent[a[k]] == want;
-        }
-      }
-    }
-    if (ok)
-      ok = arrange(kNoGuard, all_members(m), members, under, parent, inputs_of, in_block, node_of,
-                   index);
-    if (!ok) {
-      keys.clear();
-      steps.clear();
-      for (std::uint32_t l : members)
-        steps.push_back({Step::Node, l});
-    }
+              const std::vector<bool>& emitted, const std::vector<std::uint32_t>& member_index,
+              Inputs inputs_of, InBlock in_block, Slot slot, NodeOf node_of) {
+    if (!arrange(g, b, members, emitted, member_index, inputs_of, in_block, slot, node_of))
+      keep(members);
   }
 
  private:
-  static std::vector<std::uint32_t> all_members(std::size_t m) {
-    std::vector<std::uint32_t> r(m);
-    for (std::uint32_t i = 0; i < m; ++i)
-      r[i] = i;
-    return r;
+  void keep(const std::vector<std::uint32_t>& members) {
+    keys.clear();
+    steps.clear();
+    for (std::uint32_t l : members)
+      steps.push_back({Step::Node, l});
   }
 
-  // Lays out the members `in` (indices, in the original order) of the range of guard `r`
-  // (kNoGuard: the block): its own nodes and the ranges directly in it, topologically.
-  template <class Inputs, class InBlock, class NodeOf>
-  bool arrange(std::uint32_t r, const std::vector<std::uint32_t>& in,
-               const std::vector<std::uint32_t>& members,
-               const std::vector<std::vector<std::uint32_t>>& under,
-               const std::vector<std::uint32_t>& parent, Inputs& inputs_of, InBlock& in_block,
-               NodeOf& node_of, const std::unordered_map<std::uint32_t, std::uint32_t>& index) {
-    // The item of a member at this level: itself, or the guard of the range it lies in.
-    std::size_t depth = 0;
-    for (std::uint32_t x = r; x != kNoGuard; x = parent[x])
-      ++depth;
-    auto item_of = [&](std::uint32_t i) -> std::pair<bool, std::uint32_t> {
-      if (under[i].size() == depth) return {false, i};
-      return {true, under[i][depth]};
-    };
-    // Items: members first (their index), then guards (m + guard).
-    const std::uint32_t m = static_cast<std::uint32_t>(members.size());
-    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> of_item;
-    std::vector<std::uint32_t> items;
-    for (std::uint32_t i : in) {
-      auto [guarded, v] = item_of(i);
-      std::uint32_t it = guarded ? m + v : i;
-      auto [pos, fresh] = of_item.try_emplace(it);
-      if (fresh) items.push_back(it);
-      pos->second.push_back(i);
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+  std::vector<std::uint32_t> parent_, depth_;  // per guard
+
+  std::uint32_t depth(std::uint32_t x) const { return x == kNone ? 0 : depth_[x]; }
+
+  // The deeper of two guards on one path to a root, or false.
+  bool combine(std::uint32_t& a, std::uint32_t b) const {
+    if (b == kNone || a == b) return true;
+    if (a == kNone) {
+      a = b;
+      return true;
     }
-    std::unordered_map<std::uint32_t, std::uint32_t> missing;
-    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> after;
-    std::unordered_map<std::uint32_t, std::uint32_t> rank;  // an item's first member
-    for (std::uint32_t k = 0; k < items.size(); ++k)
-      rank[items[k]] = k;
-    for (std::uint32_t it : items) {
-      for (std::uint32_t i : of_item[it]) {
-        for (const Port& p : inputs_of(members[i])) {
-          if (!in_block(p)) continue;
-          std::uint32_t j = index.at(node_of(p));
-          if (under[j].size() < depth || (depth > 0 && under[j][depth - 1] != r)) continue;
-          auto [guarded, v] = item_of(j);
-          std::uint32_t from = guarded ? m + v : j;
-          if (from == it || !rank.count(from)) continue;
-          after[from].push_back(it);
-          ++missing[it];
+    std::uint32_t deep = depth(a) >= depth(b) ? a : b, shallow = deep == a ? b : a, x = deep;
+    while (depth(x) > depth(shallow))
+      x = parent_[x];
+    if (x != shallow) return false;
+    a = deep;
+    return true;
+  }
+
+  template <class Inputs, class InBlock, class Slot, class NodeOf>
+  bool arrange(const Graph& g, const Body& b, const std::vector<std::uint32_t>& members,
+               const std::vector<bool>& emitted, const std::vector<std::uint32_t>& member_index,
+               Inputs& inputs_of, InBlock& in_block, Slot& slot, NodeOf& node_of) {
+    const std::uint32_t m = static_cast<std::uint32_t>(members.size());
+    // Most blocks read no Switch (a gradient's block of 10^5 nodes among them).
+    bool switches = false;
+    for (std::uint32_t l : members)
+      switches = switches || g.nodes[b.nodes[l]].kind == NodeKind::Switch;
+    if (!switches) return false;
+
+    // Each member's innermost guard.
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> ids;
+    std::vector<std::uint32_t> innermost(m, kNone);
+    bool ok = true;
+    auto guard_of = [&](const Port& p) {
+      if (!in_block(p)) return kNone;
+      const std::uint32_t j = member_index[node_of(p)];
+      const Node& src = g.nodes[b.nodes[node_of(p)]];
+      if (src.kind != NodeKind::Switch) return innermost[j];
+      auto key = std::make_pair(slot(src.inputs[1]), p.index);
+      auto [it, fresh] = ids.emplace(key, static_cast<std::uint32_t>(keys.size()));
+      if (fresh) {
+        keys.push_back(key);
+        parent_.push_back(innermost[j]);
+        depth_.push_back(depth(innermost[j]) + 1);
+      } else if (parent_[it->second] != innermost[j]) {
+        ok = false;  // two Switches on one predicate under different guards
+      }
+      return it->second;
+    };
+    for (std::uint32_t i = 0; i < m && ok; ++i) {
+      if (!emitted[i]) continue;
+      const Node& node = g.nodes[b.nodes[members[i]]];
+      const std::vector<Port>& ins = inputs_of(members[i]);
+      std::uint32_t x = kNone;
+      if (node.kind == NodeKind::Merge) {
+        x = guard_of(ins[2]);
+      } else if (node.kind == NodeKind::Call) {
+        x = guard_of(ins.back());
+      } else {
+        for (const Port& p : ins)
+          ok = ok && combine(x, guard_of(p));
+        // An Exit must fire; a body whose output could be absent is not ours to shortcut.
+        if (node.kind == NodeKind::Exit && x != kNone) ok = false;
+      }
+      innermost[i] = x;
+    }
+    const std::uint32_t nguards = static_cast<std::uint32_t>(keys.size());
+    if (!ok || nguards == 0) return false;
+
+    // Items: the members (0 .. m), then the guards (m + guard), each at the level of its
+    // innermost guard or parent (the root: nguards). An item's rank is the original position
+    // of its first member.
+    const std::uint32_t root = nguards;
+    auto level_of = [&](std::uint32_t item) {
+      std::uint32_t x = item < m ? innermost[item] : parent_[item - m];
+      return x == kNone ? root : x;
+    };
+    std::vector<std::uint32_t> rank(m + nguards, kNone);
+    for (std::uint32_t i = 0; i < m; ++i) {
+      rank[i] = i;
+      for (std::uint32_t x = innermost[i]; x != kNone && rank[m + x] == kNone; x = parent_[x])
+        rank[m + x] = i;
+    }
+    std::vector<std::uint32_t> level_size(nguards + 1, 0);
+    for (std::uint32_t it = 0; it < m + nguards; ++it)
+      ++level_size[level_of(it)];
+    // Edges, each between the two items under the lowest guard common to its ends.
+    std::vector<std::vector<std::uint32_t>> after(m + nguards);
+    std::vector<std::uint32_t> missing(m + nguards, 0);
+    for (std::uint32_t i = 0; i < m; ++i) {
+      for (const Port& p : inputs_of(members[i])) {
+        if (!in_block(p)) continue;
+        const std::uint32_t j = member_index[node_of(p)];
+        std::uint32_t xi = innermost[i], xj = innermost[j], to = i, from = j;
+        while (depth(xi) > depth(xj)) {
+          to = m + xi;
+          xi = parent_[xi];
         }
+        while (depth(xj) > depth(xi)) {
+          from = m + xj;
+          xj = parent_[xj];
+        }
+        while (xi != xj) {
+          to = m + xi;
+          xi = parent_[xi];
+          from = m + xj;
+          xj = parent_[xj];
+        }
+        if (to == from) continue;
+        after[from].push_back(to);
+        ++missing[to];
       }
     }
-    std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> ready;
-    for (std::uint32_t k = 0; k < items.size(); ++k)
-      if (missing[items[k]] == 0) ready.push(k);
-    std::size_t done = 0;
-    while (!ready.empty()) {
-      std::uint32_t it = items[ready.top()];
-      ready.pop();
-      ++done;
+    // Kahn's algorithm per level, smallest rank first, a guard's level in place of its item.
+    using Ready =
+        std::priority_queue<std::pair<std::uint32_t, std::uint32_t>,
+                            std::vector<std::pair<std::uint32_t, std::uint32_t>>, std::greater<>>;
+    std::vector<Ready> ready(nguards + 1);
+    for (std::uint32_t it = 0; it < m + nguards; ++it)
+      if (missing[it] == 0) ready[level_of(it)].push({rank[it], it});
+    std::vector<std::uint32_t> done(nguards + 1, 0);
+    auto finish = [&](std::uint32_t it) {
+      ++done[level_of(it)];
+      for (std::uint32_t x : after[it])
+        if (--missing[x] == 0) ready[level_of(x)].push({rank[x], x});
+    };
+    std::vector<std::uint32_t> open{root};
+    while (!open.empty()) {
+      const std::uint32_t level = open.back();
+      if (ready[level].empty()) {
+        if (done[level] != level_size[level]) return false;  // a cycle between ranges
+        open.pop_back();
+        if (level != root) {
+          steps.push_back({Step::Close, level});
+          finish(m + level);
+        }
+        continue;
+      }
+      const std::uint32_t it = ready[level].top().second;
+      ready[level].pop();
       if (it < m) {
         steps.push_back({Step::Node, members[it]});
+        finish(it);
       } else {
         steps.push_back({Step::Open, it - m});
-        if (!arrange(it - m, of_item[it], members, under, parent, inputs_of, in_block, node_of,
-                     index))
-          return false;
-        steps.push_back({Step::Close, it - m});
+        open.push_back(it - m);
       }
-      for (std::uint32_t x : after[it])
-        if (--missing[x] == 0) ready.push(rank[x]);
     }
-    return done == items.size();
+    return true;
   }
 };
 
 }  // namespace
 
-Schedule make_schedule(const Graph& g, const Body& b) {
+Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
   const std::uint32_t n = static_cast<std::uint32_t>(b.nodes.size());
   const std::uint32_t nsites = static_cast<std::uint32_t>(b.sites.size());
   std::vector<std::uint32_t> order = topological_order(g, b);
@@ -371,19 +382,23 @@ Schedule make_schedule(const Graph& g, const Body& b) {
 
   // The ports node l reads as its block runs it (a call site's node: one per Call; a source
   // reads from other bodies).
-  auto inputs_of = [&](std::uint32_t l) {
+  std::vector<std::vector<Port>> site_inputs(nsites);
+  for (std::uint32_t k = 0; k < nsites; ++k)
+    for (NodeId c : g.sites[b.sites[k]].calls)
+      site_inputs[k].push_back(g.nodes[c].inputs[0]);
+  const std::vector<Port> no_inputs;
+  auto inputs_of = [&](std::uint32_t l) -> const std::vector<Port>& {
     const Node& node = g.nodes[b.nodes[l]];
-    if (is_source(node)) return std::vector<Port>{};
-    if (node.kind != NodeKind::Call || l != last_call[g.sites[node.site].local]) return node.inputs;
-    std::vector<Port> ins;
-    for (NodeId c : g.sites[node.site].calls)
-      ins.push_back(g.nodes[c].inputs[0]);
-    return ins;
+    if (is_source(node)) return no_inputs;
+    if (node.kind == NodeKind::Call && l == last_call[g.sites[node.site].local])
+      return site_inputs[g.sites[node.site].local];
+    return node.inputs;
   };
   auto node_of = [&](const Port& p) { return local(p.node); };
   auto slot = [&](const Port& p) { return slot_of[local(p.node)] + p.index; };
   // Per scheduled node: the innermost range it lies in; per range: where it starts, its parent.
   std::vector<std::uint32_t> innermost_at, guard_start, guard_parent;
+  std::vector<std::uint32_t> member_index(n, 0);  // per local node: its index in its block
   for (std::uint32_t bi = 0; bi < nblocks; ++bi) {
     Block& blk = sc.blocks[bi];
     blk.first = static_cast<std::uint32_t>(sc.nodes.size());
@@ -395,7 +410,11 @@ Schedule make_schedule(const Graph& g, const Body& b) {
                                         members[bi][i] == last_call[g.sites[node.site].local]);
     }
     auto in_block = [&](const Port& p) { return block_of[local(p.node)] == bi; };
-    const BlockGuards guards(g, b, members[bi], emitted, inputs_of, in_block, slot, node_of);
+    for (std::uint32_t i = 0; i < members[bi].size(); ++i)
+      member_index[members[bi][i]] = i;
+    const BlockGuards guards = with_guards ? BlockGuards(g, b, members[bi], emitted, member_index,
+                                                         inputs_of, in_block, slot, node_of)
+                                           : BlockGuards(members[bi]);
     std::vector<std::uint32_t> open, opening;  // ranges open, and those opened at the next node
     for (const BlockGuards::Step& step : guards.steps) {
       if (step.kind == BlockGuards::Step::Open) {
@@ -429,7 +448,7 @@ Schedule make_schedule(const Graph& g, const Body& b) {
       s.info = &node;
       // A call site runs with its last Call.
       if (node.kind == NodeKind::Call && l != last_call[g.sites[node.site].local]) continue;
-      const std::vector<Port> ins = inputs_of(l);  // none for a source
+      const std::vector<Port>& ins = inputs_of(l);  // none for a source
       internal_check(node.num_outputs() <= UINT16_MAX, "a graph node with 65536 outputs");
       if (!is_source(node)) {
         internal_check(ins.size() <= UINT16_MAX, "a graph node with 65536 inputs");

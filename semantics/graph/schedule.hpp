@@ -95,7 +95,10 @@ struct Schedule {
   std::vector<std::uint32_t> exported;  // the guards' exported slots
 };
 
-// The schedule of body `b` of `g`.
-Schedule make_schedule(const Graph& g, const Body& b);
+// The schedule of body `b` of `g`; with `with_guards`, the untaken side of a conditional is a
+// range to jump over (Guard: for Deadness::Elide; a block's nodes are then reordered, which
+// changes the order of independent calls, and so the peak of live frames and which call a
+// budget refuses). Without, every block keeps the body's topological order.
+Schedule make_schedule(const Graph& g, const Body& b, bool with_guards = true);
 
 }  // namespace adlang::graph

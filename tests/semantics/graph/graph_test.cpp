@@ -220,6 +220,39 @@ TEST(GraphSchedule, NestedConditionalsAreNestedRanges) {
   }
 }
 
+TEST(GraphSchedule, DeeplyNestedConditionalsAreNestedRanges) {
+  // `if x < 0.5 then x * 0 else if x < 1.5 then x * 1 else ...`, 300 deep: each conditional's
+  // two sides are ranges, each else side holding the next conditional (the layout is
+  // iterative and linear in the block: 4000 deep takes milliseconds).
+  const int depth = 300;
+  std::string body;
+  for (int i = 0; i < depth; ++i)
+    body += "if x < " + std::to_string(i) + ".5 then x * " + std::to_string(i) + " else ";
+  body += "x + 1";
+  const std::string program = "def f(x: real): real = " + body + ";\nf(x)";
+  Lowered l = lowered(program, {{"x", "0.2"}});
+  graph::Schedule s = graph::make_schedule(l.g, l.g.bodies[1]);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> r = guarded_ranges(s);
+  ASSERT_EQ(r.size(), 2u * depth);
+  // The ranges with the most ranges inside: the else side of the outermost conditional.
+  std::size_t deepest = 0;
+  for (const auto& [a0, a1] : r) {
+    std::size_t inside = 0;
+    for (const auto& [b0, b1] : r)
+      inside += (a0 <= b0 && b1 <= a1 && (a0 != b0 || a1 != b1)) ? 1 : 0;
+    deepest = std::max(deepest, inside);
+  }
+  EXPECT_EQ(deepest, 2u * depth - 2);
+  for (const char* x : {"0.2", "7", "299.7", "1000"}) {
+    graph::GraphOptions elide = options(), propagate = options();
+    propagate.deadness = graph::Deadness::Propagate;
+    std::string want = run_graph(program, {{"x", x}}, propagate);
+    EXPECT_EQ(run_graph(program, {{"x", x}}, elide), want) << x;
+  }
+  EXPECT_EQ(run_graph(program, {{"x", "7"}}), "49");
+  EXPECT_EQ(run_graph(program, {{"x", "1000"}}), "1001");
+}
+
 TEST(GraphUndefined, InfiniteRecursionRunsOutOfFuel) {
   graph::GraphOptions o = options();
   o.eval.fuel = 1000;
