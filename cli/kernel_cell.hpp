@@ -4,9 +4,9 @@
 //
 // A definition runs from `def` to its `;`; a term continues on the next lines while it is not
 // yet a whole term (`let y = 2 in` / `y * y`) and on the indented lines after it; a line that
-// starts with `:` or `%` is one command. A magic that applies to a term without one on its own line (`%diff x`, `%plot x A
-// B`, a bare `%trace`) takes the next term of the cell; definitions before that term are
-// handled first.
+// starts with `:` or `%` is one command. A magic that applies to a term without one on its own line
+// (`%diff x`, `%plot x A B`, a bare `%trace`) takes the next term of the cell; definitions before
+// that term are handled first.
 #pragma once
 
 #include <cstdint>

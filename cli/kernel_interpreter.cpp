@@ -24,7 +24,9 @@ namespace adlang {
 
 namespace {
 
-// The child evaluating the current cell (0: none), and whether an interrupt killed it.
+// Whether a cell is being evaluated, the process evaluating it (0: not started yet), and
+// whether an interrupt came for it (also while its process was being started).
+std::atomic<bool> cell_running{false};
 std::atomic<pid_t> running_child{0};
 std::atomic<bool> interrupted{false};
 
@@ -82,11 +84,10 @@ void read_messages(int fd, F on_message) {
 }  // namespace
 
 void KernelInterpreter::interrupt() {
+  if (!cell_running.load()) return;
+  interrupted.store(true);
   pid_t child = running_child.load();
-  if (child > 0) {
-    interrupted.store(true);
-    kill(-child, SIGKILL);  // the cell's process group: the process and the tools it runs
-  }
+  if (child > 0) kill(-child, SIGKILL);  // the cell's process group: the process and its tools
 }
 
 nl::json KernelInterpreter::execute_request_impl(int execution_counter, const std::string& code,
@@ -102,6 +103,7 @@ nl::json KernelInterpreter::execute_request_impl(int execution_counter, const st
   std::cout.flush();
   std::cerr.flush();
   interrupted.store(false);
+  cell_running.store(true);
   // A directory of the cell's own (empty if none can be made): the cell's process gets it as
   // its TMPDIR, so the files its pictures are drawn into, and those of the tools it runs, are
   // in it, and the kernel removes it after the cell, also when an interrupt killed the process
@@ -116,12 +118,15 @@ nl::json KernelInterpreter::execute_request_impl(int execution_counter, const st
                                         cell_dir, fds[1], why);
   close(fds[1]);
   if (pid < 0) {
+    cell_running.store(false);
     remove_cell_directory();
     close(fds[0]);
     publish_execution_error("InternalError", why, {why});
     return xeus::create_error_reply("InternalError", why, {why});
   }
   running_child.store(pid);
+  // An interrupt that came while the process was being started: it has a pid now.
+  if (interrupted.load()) kill(-pid, SIGKILL);
   std::optional<nl::json> error;
   bool got_state = false;
   std::optional<std::string>
@@ -158,6 +163,7 @@ nl::json KernelInterpreter::execute_request_impl(int execution_counter, const st
   }
   close(fds[0]);
   running_child.store(0);
+  cell_running.store(false);
   int status = 0;
   if (!zygote_->wait_cell(status, why) && !failure) failure = why;
   remove_cell_directory();

@@ -140,7 +140,12 @@ bool receive_request(int sock, int& out, std::string& body) {
     if (!read_all(sock, &ch, 1) || size.size() > 20) return false;
     size += ch;
   }
-  body.assign(std::stoul(size), '\0');
+  std::size_t n = 0;
+  for (std::size_t i = 0; i + 1 < size.size(); ++i) {
+    if (size[i] < '0' || size[i] > '9') return false;
+    n = n * 10 + static_cast<std::size_t>(size[i] - '0');
+  }
+  body.assign(n, '\0');
   return read_all(sock, body.data(), body.size());
 }
 
@@ -214,8 +219,22 @@ KernelZygote::KernelZygote() {
 KernelZygote::~KernelZygote() {
   close(socket_);
   int status = 0;
-  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  while (pid_ > 0 && waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
+}
+
+std::string KernelZygote::zygote_ended() {
+  // It has ended, or broken the protocol: ended for sure, and reaped now rather than left a
+  // zombie until the kernel exits.
+  if (pid_ > 0) {
+    kill(pid_, SIGKILL);
+    int status = 0;
+    while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    pid_ = -1;
+  }
+  return "the kernel's zygote (the process that starts the cells' processes) has ended; "
+         "restart the kernel";
 }
 
 pid_t KernelZygote::start_cell(const std::string& state, const std::string& code, int count,
@@ -246,9 +265,7 @@ pid_t KernelZygote::start_cell(const std::string& state, const std::string& code
   Answer started{};
   if (r != 1 || !write_all(socket_, request.data() + 1, request.size() - 1, true) ||
       !read_all(socket_, &started, sizeof started) || started.kind != 'P') {
-    why =
-        "the kernel's zygote (the process that starts the cells' processes) has ended; "
-        "restart the kernel";
+    why = zygote_ended();
     return -1;
   }
   if (started.value < 0) {
@@ -261,9 +278,7 @@ pid_t KernelZygote::start_cell(const std::string& state, const std::string& code
 bool KernelZygote::wait_cell(int& status, std::string& why) {
   Answer ended{};
   if (!read_all(socket_, &ended, sizeof ended) || ended.kind != 'W') {
-    why =
-        "the kernel's zygote (the process that starts the cells' processes) has ended; "
-        "restart the kernel";
+    why = zygote_ended();
     return false;
   }
   status = ended.value;

@@ -37,7 +37,10 @@ class KernelZygote {
 
  private:
   int socket_ = -1;
-  pid_t pid_ = -1;
+  pid_t pid_ = -1;  // -1 once reaped
+
+  // The reason given when the zygote does not answer: ends it if it has not, and reaps it.
+  std::string zygote_ended();
 };
 
 }  // namespace adlang

@@ -9,6 +9,7 @@ usage: kernel_test.py ADLANG_BINARY
 """
 
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -200,6 +201,17 @@ def main():
             m.equal("the interrupted cell's definition", (got["error"] or {}).get("ename"),
                     "CompileError")
             m.equal("the cells' temporary directories left in TMPDIR", os.listdir(cells_tmp), [])
+            # The zygote killed from outside: the next cell is an InternalError saying so, and
+            # the kernel reaps the zygote (no zombie left) and stays up.
+            for z in zygotes:
+                os.kill(z, signal.SIGKILL)
+            reply, got = execute(kc, "sq(2)")
+            e = got["error"] or {}
+            m.equal("a cell after the zygote was killed: ename", e.get("ename"), "InternalError")
+            m.check("a cell after the zygote was killed: evalue", "zygote" in e.get("evalue", ""),
+                    repr(e))
+            m.equal("the killed zygote, reaped", children(kernel_pid), [])
+            m.check("the kernel is alive after its zygote was killed", km.is_alive())
         finally:
             kc.stop_channels()
             km.shutdown_kernel(now=False)
