@@ -12,5 +12,6 @@ for tool in emcmake node; do
     exit 1
   }
 done
-emcmake cmake -S . -B build-web -DCMAKE_BUILD_TYPE=MinSizeRel > /dev/null
+# A unity build, as in scripts/test.sh.
+emcmake cmake -S . -B build-web -DCMAKE_BUILD_TYPE=MinSizeRel -DCMAKE_UNITY_BUILD=ON > /dev/null
 cmake --build build-web -j"$(nproc)"

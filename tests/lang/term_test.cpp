@@ -6,13 +6,12 @@
 #include "lang/diagnostics.hpp"
 #include "lang/term_size.hpp"
 #include "lang/vector_space.hpp"
+#include "support/test_support.hpp"
 
 namespace adlang {
 namespace {
 
-Term real_var(const char* n) {
-  return mk::var(Name(n), Type::real());
-}
+using test::real_var;
 
 TEST(Term, FactoriesRefuseIllTypedNodes) {
   Term p = mk::pair(real_var("a"), real_var("b"));

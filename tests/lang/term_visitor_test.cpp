@@ -13,9 +13,7 @@
 namespace adlang {
 namespace {
 
-Term real_var(const char* n) {
-  return mk::var(Name(n), Type::real());
-}
+using test::real_var;
 
 // Replaces every literal 1 by 2 (and changes nothing else).
 class OneToTwo : public TermMutator {

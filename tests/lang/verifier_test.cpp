@@ -21,9 +21,7 @@ namespace {
 
 const std::vector<TypedName> kX{TypedName{Name("x"), Type::real()}};
 
-Term real_var(const char* n) {
-  return mk::var(Name(n), Type::real());
-}
+using test::real_var;
 
 std::string violation(const Term& t, const std::vector<TypedName>& inputs = kX,
                       FunIds ids = FunIds::MayBeUnresolved) {

@@ -104,6 +104,10 @@ std::string trace(const std::string& program, const Env& env, EvalOptions option
   return result;
 }
 
+Term real_var(const char* n) {
+  return mk::var(Name(n), Type::real());
+}
+
 std::string run_term(const Term& t, NameSupply& names, const Env& env, EvalOptions options) {
   ValueEnv<double> rho = make_env<double>(env);
   EvalContext cx(options, names);

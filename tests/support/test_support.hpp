@@ -37,6 +37,9 @@ std::string run(const std::string& program, const Env& env = {}, EvalOptions opt
 // The printed trace of `program` (symbolic evaluation), or "undefined: <reason>".
 std::string trace(const std::string& program, const Env& env = {}, EvalOptions options = {});
 
+// The variable `n` of type real.
+Term real_var(const char* n);
+
 // Evaluates an already checked term in double precision with the inputs of `env`.
 std::string run_term(const Term& t, NameSupply& names, const Env& env, EvalOptions options = {});
 

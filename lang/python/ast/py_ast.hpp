@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "lang/source.hpp"
+
 namespace adlang::py {
 
 enum class Category {
@@ -169,6 +171,11 @@ struct Node {
   const std::string& text(std::string_view name) const;  // empty when None
   bool has(std::string_view name) const { return field(name).tag != Field::Tag::None; }
 };
+
+// Where a diagnostic about `n` points: its line, and its column counted from 1.
+inline SourceLoc loc_of(const Node& n) {
+  return SourceLoc{n.span.line, n.span.col + 1};
+}
 
 // Typed views used by the rules. Each asserts the node's kind (InternalError otherwise).
 // Call: expr_1 (expr_11 ... expr_1n (id_1 =)? expr_21 ... (id_k =)? expr_2k)

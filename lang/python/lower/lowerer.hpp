@@ -66,7 +66,7 @@ struct Tail {
 
 class Lowerer {
  public:
-  Lowerer(const SourceFile& file, const Node& module);
+  explicit Lowerer(const Node& module);
   LoweredPython run();
 
  private:
@@ -143,7 +143,6 @@ class Lowerer {
   Syntax shared(Syntax s, std::vector<std::pair<Name, Syntax>>& lets);
   static Syntax wrap_lets(const std::vector<std::pair<Name, Syntax>>& lets, Syntax body);
 
-  const SourceFile& file_;
   const Node& module_;
   std::set<std::string> identifiers_;
   std::map<std::string, Name> renamed_;                 // Python names that are keywords of ours

@@ -51,10 +51,10 @@ std::string literal_text(const Node& v) {
 
 }  // namespace
 
-Lowerer::Lowerer(const SourceFile& file, const Node& module) : file_(file), module_(module) {}
+Lowerer::Lowerer(const Node& module) : module_(module) {}
 
 SourceLoc Lowerer::loc(const Node& n) const {
-  return SourceLoc{n.span.line, n.span.col + 1};
+  return loc_of(n);
 }
 
 void Lowerer::refuse(const Node& n, const std::string& message,
@@ -691,7 +691,7 @@ LoweredPython Lowerer::run() {
 
 LoweredPython lower_python(const SourceFile& file) {
   NodePtr module = parse_module(file.path(), file.text());
-  Lowerer l(file, *module);
+  Lowerer l(*module);
   return l.run();
 }
 

@@ -11,10 +11,6 @@ namespace adlang::py {
 
 namespace {
 
-SourceLoc loc_of(const Node& n) {
-  return SourceLoc{n.span.line, n.span.col + 1};
-}
-
 class Checker {
  public:
   std::vector<Diagnostic> out;

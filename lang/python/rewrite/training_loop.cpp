@@ -33,10 +33,6 @@ LoopKind join(LoopKind a, LoopKind b) {
 
 namespace {
 
-SourceLoc loc_of(const Node& n) {
-  return SourceLoc{n.span.line, n.span.col + 1};
-}
-
 // Summary ::= ModuleSummary id σ tl | FuncSummary tl | ClassSummary arg | ValueSummary s
 struct Summary {
   enum class Tag { Module, Func, Class, Value } tag;
