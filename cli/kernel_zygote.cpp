@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "cli/descriptor_io.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/kernel_cell_messages.hpp"
 #include "cli/kernel_session.hpp"
@@ -26,32 +27,6 @@ struct Answer {
   char kind;  // 'P': the cell's pid (or -errno), 'W': its wait status
   int value;
 };
-
-bool read_all(int fd, void* p, std::size_t n) {
-  auto* c = static_cast<char*>(p);
-  while (n > 0) {
-    ssize_t r = read(fd, c, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    c += r;
-    n -= static_cast<std::size_t>(r);
-  }
-  return true;
-}
-
-// To a pipe, or with MSG_NOSIGNAL to the socket: a zygote or kernel that has ended is an answer
-// of false, not a SIGPIPE.
-bool write_all(int fd, const void* p, std::size_t n, bool socket = false) {
-  const auto* c = static_cast<const char*>(p);
-  while (n > 0) {
-    ssize_t r = socket ? ::send(fd, c, n, MSG_NOSIGNAL) : write(fd, c, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    c += r;
-    n -= static_cast<std::size_t>(r);
-  }
-  return true;
-}
 
 // ---- the cell's process ----------------------------------------------------------------
 
@@ -183,13 +158,13 @@ bool receive_request(int sock, int& out, std::string& body) {
     Answer started{'P', pid > 0 ? pid : -errno};
     if (pid > 0) setpgid(pid, pid);
     close(out);
-    if (!write_all(sock, &started, sizeof started, true)) _exit(0);
+    if (!send_all(sock, &started, sizeof started)) _exit(0);
     if (pid < 0) continue;
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     Answer ended{'W', status};
-    if (!write_all(sock, &ended, sizeof ended, true)) _exit(0);
+    if (!send_all(sock, &ended, sizeof ended)) _exit(0);
   }
 }
 
@@ -263,7 +238,7 @@ pid_t KernelZygote::start_cell(const std::string& state, const std::string& code
     r = sendmsg(socket_, &msg, MSG_NOSIGNAL);
   } while (r < 0 && errno == EINTR);
   Answer started{};
-  if (r != 1 || !write_all(socket_, request.data() + 1, request.size() - 1, true) ||
+  if (r != 1 || !send_all(socket_, request.data() + 1, request.size() - 1) ||
       !read_all(socket_, &started, sizeof started) || started.kind != 'P') {
     why = zygote_ended();
     return -1;

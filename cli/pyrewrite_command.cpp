@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/descriptor_io.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/python/rewrite/pyrewrite.hpp"
 #include "lang/python/rewrite/unified_diff.hpp"
@@ -64,17 +65,11 @@ bool write_atomically(const fs::path& target, const std::string& text, std::stri
     error = std::strerror(errno);
     return false;
   }
-  std::size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      error = std::strerror(errno);
-      ::close(fd);
-      ::unlink(buf.data());
-      return false;
-    }
-    done += static_cast<std::size_t>(n);
+  if (!write_all(fd, text.data(), text.size())) {
+    error = std::strerror(errno);
+    ::close(fd);
+    ::unlink(buf.data());
+    return false;
   }
   struct stat st;
   mode_t mode = 0644;

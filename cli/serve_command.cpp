@@ -17,6 +17,7 @@
 #include <system_error>
 #include <thread>
 
+#include "cli/descriptor_io.hpp"
 #include "cli/exit_codes.hpp"
 
 namespace adlang {
@@ -40,13 +41,9 @@ bool is_regular_file(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-void send_all(int fd, const std::string& bytes) {
-  std::size_t sent = 0;
-  while (sent < bytes.size()) {
-    ssize_t n = ::send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
-    if (n <= 0) return;  // the browser went away
-    sent += static_cast<std::size_t>(n);
-  }
+// The browser may have gone: nothing to do then.
+void send_response(int fd, const std::string& bytes) {
+  send_all(fd, bytes.data(), bytes.size());
 }
 
 std::string status_response(const char* status, bool head) {
@@ -84,17 +81,17 @@ void answer(int fd, const std::string& root) {
     return;  // a connection opened and left (a browser's preconnect)
   }
   if (method != "GET" && !head) {
-    send_all(fd, status_response("405 Method Not Allowed", false));
+    send_response(fd, status_response("405 Method Not Allowed", false));
   } else if (std::optional<std::string> file = request_file(root, target); !file) {
-    send_all(fd, status_response("400 Bad Request", head));
+    send_response(fd, status_response("400 Bad Request", head));
   } else if (!is_regular_file(*file)) {
-    send_all(fd, status_response("404 Not Found", head));
+    send_response(fd, status_response("404 Not Found", head));
   } else {
     std::ifstream in(*file, std::ios::binary);
     std::ostringstream body;
     if (in) body << in.rdbuf();
     if (!in) {
-      send_all(fd, status_response("403 Forbidden", head));  // unreadable
+      send_response(fd, status_response("403 Forbidden", head));  // unreadable
       ::close(fd);
       return;
     }
@@ -102,7 +99,7 @@ void answer(int fd, const std::string& root) {
     std::string r = std::string("HTTP/1.1 200 OK\r\nContent-Type: ") + content_type(*file) +
                     "\r\nContent-Length: " + std::to_string(b.size()) +
                     "\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n";
-    send_all(fd, head ? r : r + b);
+    send_response(fd, head ? r : r + b);
   }
   ::close(fd);
 }
