@@ -847,6 +847,8 @@ class Executor {
     w.tokens += blk.sources;
     for (const ScheduledNode* np = s.nodes.data() + blk.first; np != end; ++np) {
       const ScheduledNode& n = *np;
+      // (A schedule for propagated deadness has no guard; dropping the redundant test made
+      // gcc's code for this loop 1-5% longer, docs/performance.md Sec. 9.)
       if (n.guard != kNoGuard && !propagate_) {
         const std::uint32_t skip_to = untaken_end(s, slots, n.guard);
         if (skip_to != 0) {

@@ -415,7 +415,7 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
     const BlockGuards guards = with_guards ? BlockGuards(g, b, members[bi], emitted, member_index,
                                                          inputs_of, in_block, slot, node_of)
                                            : BlockGuards(members[bi]);
-    std::vector<std::uint32_t> open, opening;  // ranges open, and those opened at the next node
+    std::vector<std::uint32_t> open;  // the ranges open
     for (const BlockGuards::Step& step : guards.steps) {
       if (step.kind == BlockGuards::Step::Open) {
         Guard gd;
@@ -424,12 +424,11 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
         guard_parent.push_back(open.empty() ? kNoGuard : open.back());
         guard_start.push_back(static_cast<std::uint32_t>(sc.nodes.size()));
         open.push_back(static_cast<std::uint32_t>(sc.guards.size()));
-        opening.push_back(open.back());
         sc.guards.push_back(gd);
         continue;
       }
       if (step.kind == BlockGuards::Step::Close) {
-        internal_check(opening.empty(), "a guarded range without nodes");
+        internal_check(sc.nodes.size() > guard_start[open.back()], "a guarded range without nodes");
         sc.guards[open.back()].end = static_cast<std::uint32_t>(sc.nodes.size());
         open.pop_back();
         continue;
@@ -476,9 +475,6 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
       if (is_source(node)) {
         ++blk.sources;
       } else {
-        for (std::size_t k = 0; k < opening.size(); ++k)
-          (k == 0 ? s.guard : sc.guards[opening[k - 1]].next) = opening[k];
-        opening.clear();
         innermost_at.push_back(open.empty() ? kNoGuard : open.back());
         sc.nodes.push_back(s);
       }
@@ -507,15 +503,12 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
   // A range of fewer than kMinRange nodes is not worth its check: its nodes write "absent"
   // one by one, as without ranges (the thesis's primes has many such short sides: with every
   // range checked it ran 2.5% more instructions than without ranges, and slower).
+  // The others are chained at the node they start at, outermost (opened first) first.
   constexpr std::uint32_t kMinRange = 3;
-  for (ScheduledNode& q : sc.nodes) {
-    std::uint32_t* link = &q.guard;
-    for (std::uint32_t x = q.guard; x != kNoGuard; x = sc.guards[x].next) {
-      if (sc.guards[x].end - guard_start[x] < kMinRange) continue;
-      *link = x;
-      link = &sc.guards[x].next;
-    }
-    *link = kNoGuard;
+  for (std::uint32_t x = static_cast<std::uint32_t>(sc.guards.size()); x-- > 0;) {
+    if (sc.guards[x].end - guard_start[x] < kMinRange) continue;
+    sc.guards[x].next = sc.nodes[guard_start[x]].guard;
+    sc.nodes[guard_start[x]].guard = x;
   }
   std::vector<std::vector<std::uint32_t>> exports(sc.guards.size());
   for (std::uint32_t r = 0; r < sc.nodes.size(); ++r) {
