@@ -45,4 +45,8 @@ std::string render(const Diagnostic& d, const SourceFile* file, const std::strin
   return out;
 }
 
+void internal_failure(const char* what) {
+  throw InternalError(std::string("internal error: ") + what);
+}
+
 }  // namespace adlang

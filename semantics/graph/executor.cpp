@@ -121,7 +121,8 @@ struct Frame {
 
   Frame* parent;
   std::uint32_t body;
-  std::uint32_t site;  // global index of the call site (UINT32_MAX for the main frame)
+  std::uint32_t site;   // global index of the call site (UINT32_MAX for the main frame)
+  std::uint32_t local;  // the call site's index among the parent body's sites (CallSite::local)
   Shared<std::int64_t> live;
   Shared<std::int32_t> exits_pending;  // outputs not yet sent
   Shared<bool> returned;               // every output sent: the parent may be gone
@@ -145,15 +146,22 @@ class Executor {
 
  public:
   Executor(const Graph& g, const GraphOptions& o, NameSupply& names)
-      : g_(g), o_(o), names_(names), propagate_(o.deadness == Deadness::Propagate) {
+      : g_(g),
+        o_(o),
+        names_(names),
+        propagate_(o.deadness == Deadness::Propagate),
+        dynamic_(o.engine == Engine::Dynamic) {
     results_.assign(g.bodies[g.main].exits.size(), Token::dead());
     result_set_.assign(results_.size(), 0);
     for (const Body& b : g.bodies) {
       schedules_.push_back(make_schedule(g, b, /*with_guards=*/!propagate_));
       const Schedule& sc = schedules_.back();
       Shape sh;
-      sh.size = sizeof(F) + sizeof(Shared<std::int32_t>) * sc.blocks.size() + 16 +
-                sizeof(Token) * sc.num_slots;
+      // Layout: the frame, its pending counts, its slots (16-byte aligned).
+      sh.slots_at = sizeof(F) + sizeof(Shared<std::int32_t>) * sc.blocks.size();
+      sh.slots_at = (sh.slots_at + 15) / 16 * 16;
+      sh.size = sh.slots_at + sizeof(Token) * sc.num_slots;
+      sh.uses_store = b.uses_store;
       for (const Block& blk : sc.blocks)
         sh.pending.push_back(blk.pending);
       shapes_.push_back(std::move(sh));
@@ -183,7 +191,7 @@ class Executor {
   Value<double> run(const std::vector<Value<double>>& inputs, GraphStats* stats) {
     Worker& w0 = *workers_[0];
     const Schedule& ms = schedules_[g_.main];
-    F* root = make_frame(w0, nullptr, g_.main, UINT32_MAX);
+    F* root = make_frame(w0, nullptr, g_.main, UINT32_MAX, nullptr);
     root_ = root;
     std::size_t k = 0;
     for (const Value<double>& v : inputs)
@@ -223,7 +231,7 @@ class Executor {
   };
 
   struct alignas(64) Worker {
-    explicit Worker(std::size_t bodies) : free_frames(bodies) {}
+    explicit Worker(std::size_t bodies) : free_frames(bodies, nullptr) {}
     // The work list, private to the worker: LIFO at the back; with several threads, an idle
     // worker is given the oldest item (at `base`) when it asks (see run_parallel).
     std::vector<std::uint64_t> stack;
@@ -233,8 +241,9 @@ class Executor {
     // count once, at the block's end (no other worker can run them before: see run_parallel).
     std::int64_t holds = 0;
     std::uint64_t tokens = 0, dead = 0, frames = 0, copies = 0;
-    std::int64_t frames_delta = 0;                // frames made minus freed, not yet published
-    std::vector<std::vector<void*>> free_frames;  // per body
+    std::int64_t frames_delta = 0;  // frames made minus freed, not yet published
+    // Per body, the frames freed for reuse: a list through each frame's first word.
+    std::vector<void*> free_frames;
     Chunks chunk;
     alignas(64) std::atomic<std::int64_t> fuel{0};  // Threaded: fuel taken from the pool
     // Threaded: the index of a worker asking this one for work (kNoRequest if none), and the
@@ -247,10 +256,13 @@ class Executor {
   const GraphOptions& o_;
   NameSupply& names_;
   const bool propagate_;
+  const bool dynamic_;  // Engine::Dynamic
   std::vector<Schedule> schedules_;
-  // What a fresh frame of each body holds: its size, and the initial pending counts.
+  // What a fresh frame of each body holds: its size, where its slots start, and the initial
+  // pending counts.
   struct Shape {
-    std::size_t size = 0;
+    std::size_t size = 0, slots_at = 0;
+    bool uses_store = false;
     std::vector<std::int32_t> pending;
   };
   std::vector<Shape> shapes_;
@@ -399,47 +411,44 @@ class Executor {
     return p;
   }
 
-  F* make_frame(Worker& w, F* parent, std::uint32_t body, std::uint32_t site) {
+  // A frame of `body` called from `site` (`cs`: its CallSite), or the main frame (UINT32_MAX,
+  // null).
+  F* make_frame(Worker& w, F* parent, std::uint32_t body, std::uint32_t site, const CallSite* cs) {
     const Shape& sh = shapes_[body];
     const Schedule& s = schedules_[body];
-    void* mem = nullptr;
-    auto& list = w.free_frames[body];
-    if (!list.empty()) {
-      mem = list.back();
-      list.pop_back();
+    void* mem = w.free_frames[body];
+    if (mem != nullptr) {
+      w.free_frames[body] = *static_cast<void**>(mem);
     } else {
       mem = carve(w.chunk, sh.size);
     }
-    // Layout: the frame, its pending counts, its slots.
     char* p = static_cast<char*>(mem);
     F* f = new (p) F;
-    p += sizeof(F);
     f->parent = parent;
     f->body = body;
     f->site = site;
+    f->local = cs ? cs->local : 0;
     set<std::int64_t>(f->live, 1);
     set<std::int32_t>(f->exits_pending, static_cast<std::int32_t>(s.exits));
     set<bool>(f->returned, false);
     set<bool>(f->shared, false);
     f->code = &s;
     f->tag = nullptr;
-    if (site != UINT32_MAX && g_.sites[site].tagged) {
+    if (cs && cs->tagged) {
       internal_check(parent->tag != nullptr, "a tagged call from a frame without a tag");
-      f->tag = enter_tag(parent->tag, g_.sites[site].mirror);
-    } else if (g_.bodies[body].uses_store) {
+      f->tag = enter_tag(parent->tag, cs->mirror);
+    } else if (sh.uses_store) {
       f->tag = new_tag(nullptr, 0);
     }
-    f->pending = reinterpret_cast<Shared<std::int32_t>*>(p);
-    p += sizeof(Shared<std::int32_t>) * sh.pending.size();
-    p += (16 - reinterpret_cast<std::uintptr_t>(p) % 16) % 16;
-    f->slots = reinterpret_cast<Token*>(p);
+    f->pending = reinterpret_cast<Shared<std::int32_t>*>(p + sizeof(F));
+    f->slots = reinterpret_cast<Token*>(p + sh.slots_at);
     if constexpr (Threaded) {
       for (std::size_t i = 0; i < sh.pending.size(); ++i)
         new (&f->pending[i]) Shared<std::int32_t>(sh.pending[i]);
     } else {
       std::copy(sh.pending.begin(), sh.pending.end(), f->pending);
     }
-    if (o_.engine == Engine::Dynamic && parent) {
+    if (dynamic_ && parent) {
       // TensorFlow's dynamic approach: the call instantiates a copy of the callee's body.
       f->code = new Schedule(s);
       ++w.copies;
@@ -449,12 +458,14 @@ class Executor {
   }
 
   void free_frame(Worker& w, F* f) {
-    if (o_.engine == Engine::Dynamic && f->parent) delete f->code;
+    if (dynamic_ && f->parent) delete f->code;
     if (f->tag) leave_tag(f->tag);
     std::uint32_t body = f->body;
     f->~F();
     frames_changed(w, -1);
-    w.free_frames[body].push_back(f);
+    void* mem = f;
+    *static_cast<void**>(mem) = w.free_frames[body];
+    w.free_frames[body] = mem;
   }
 
   // The key of an undefinedness at node `pos` of frame f (see Bottom). From a frame that has
@@ -703,7 +714,11 @@ class Executor {
   // signals in all (one predecessor, or a Merge whose three inputs come at once) has a single
   // signaller, and its count is not touched.
   static bool arrive(F* f, std::uint32_t b, std::int32_t n) {
-    if (f->code->blocks[b].pending == n) return true;
+    return arrive(f, b, f->code->blocks[b].pending, n);
+  }
+  // The same, for a block that waits for `pending` signals in a fresh frame.
+  static bool arrive(F* f, std::uint32_t b, std::int32_t pending, std::int32_t n) {
+    if (pending == n) return true;
     std::int32_t left = dec<std::int32_t>(f, f->pending[b], n);
     internal_check(left >= 0, "a block of the graph was signalled too often");
     return left == 0;
@@ -868,9 +883,9 @@ class Executor {
           break;
         case NodeKind::Add:
           if (slots[in[0]].state == State::Live && slots[in[1]].state == State::Live) {
-            double r = slots[in[0]].value + slots[in[1]].value;
+            double r = value_in(n, slots, in, 0) + value_in(n, slots, in, 1);
             if (ScalarTraits<double>::in_range(r)) {
-              ++w.tokens;
+              w.tokens += n.fires;
               slots[n.out] = Token::live(r);
               continue;
             }
@@ -881,10 +896,10 @@ class Executor {
           break;
         case NodeKind::Pred:
           if (slots[in[0]].state == State::Live && slots[in[1]].state == State::Live) {
-            std::optional<bool> v = eval_pred(*n.info->pred, slots[in[0]].value, slots[in[1]].value,
-                                              o_.eval.predicates);
+            std::optional<bool> v = eval_pred(*n.info->pred, value_in(n, slots, in, 0),
+                                              value_in(n, slots, in, 1), o_.eval.predicates);
             if (v) {
-              ++w.tokens;
+              w.tokens += n.fires;
               slots[n.out] = Token::live(*v ? 1 : 0);
               continue;
             }
@@ -923,7 +938,8 @@ class Executor {
         case NodeKind::Return:
           throw InternalError("internal error: a source node in a block's node list");
       }
-      if (slots[in[0]].state == State::Absent) {  // the untaken side of a Switch
+      if (slots[in[0]].state == State::Absent && n.immediate == kNoImmediate) {
+        // The untaken side of a Switch (a folded constant may still fire: fire_strict).
         for (std::uint32_t k = 0; k < n.nout; ++k)
           slots[n.out + k] = Token::absent();
         continue;
@@ -955,15 +971,14 @@ class Executor {
   // Signals the successors of a block that holds a unit of f's live count. The first that
   // becomes ready takes over the unit (no change to the count); f is not touched once it is
   // queued.
-  void hand_on(Worker& w, F* f, const Block& blk) {
+  [[gnu::always_inline]] inline void hand_on(Worker& w, F* f, const Block& blk) {
     const Schedule& s = *f->code;
     std::uint64_t heir = 0;
     for (std::uint32_t k = blk.succ; k < blk.succ_end; ++k) {
       const Successor& x = s.successors[k];
-      std::int32_t c = x.merge_inputs == 0 ? 1 : merge_arrivals(s, f, x);
-      if (c == 0 || !arrive(f, x.block, c)) continue;
-      const Block& next = s.blocks[x.block];
-      if (heir != 0 || next.first == next.end) {
+      std::int32_t c = x.merge_inputs == 0 ? 1 : merge_arrivals(f, x);
+      if (c == 0 || !arrive(f, x.block, x.pending, c)) continue;
+      if (heir != 0 || x.empty) {
         ready(w, f, x.block);
       } else {
         heir = item(f, x.block);
@@ -980,8 +995,8 @@ class Executor {
     const Schedule& s = *f->code;
     for (std::uint32_t k = blk.succ; k < blk.succ_end; ++k) {
       const Successor& x = s.successors[k];
-      std::int32_t c = x.merge_inputs == 0 ? 1 : merge_arrivals(s, f, x);
-      if (c > 0) signal(w, f, x.block, c);
+      std::int32_t c = x.merge_inputs == 0 ? 1 : merge_arrivals(f, x);
+      if (c > 0 && arrive(f, x.block, x.pending, c)) ready(w, f, x.block);
     }
   }
 
@@ -991,14 +1006,16 @@ class Executor {
                               const std::uint32_t* in) {
     double r;
     switch (n.op) {
-      case OpKind::Neg:
+      case OpKind::Neg: {
         if (slots[in[0]].state != State::Live) return false;
-        operators::Neg::primal(&slots[in[0]].value, &r, 0);
+        const double x = value_in(n, slots, in, 0);
+        operators::Neg::primal(&x, &r, 0);
         break;
+      }
       case OpKind::Sub:
       case OpKind::Mul: {
         if (slots[in[0]].state != State::Live || slots[in[1]].state != State::Live) return false;
-        double x[2] = {slots[in[0]].value, slots[in[1]].value};
+        double x[2] = {value_in(n, slots, in, 0), value_in(n, slots, in, 1)};
         if (n.op == OpKind::Sub) {
           operators::Sub::primal(x, &r, 0);
         } else {
@@ -1010,19 +1027,24 @@ class Executor {
         return false;
     }
     if (!ScalarTraits<double>::in_range(r)) return false;
-    ++w.tokens;
+    w.tokens += n.fires;
     slots[n.out] = Token::live(r);
     return true;
   }
 
+  // Input i of node n: its token's value, or the folded constant's (ScheduledNode::immediate).
+  static double value_in(const ScheduledNode& n, const Token* slots, const std::uint32_t* in,
+                         std::uint32_t i) {
+    return i == n.immediate ? n.value : slots[in[i]].value;
+  }
+
   // The inputs of a Merge that a block has produced. A live predicate also counts the input
   // that will never come (the untaken side; Deadness::Elide), a bottom one both.
-  std::int32_t merge_arrivals(const Schedule& s, const F* f, const Successor& x) const {
-    const ScheduledNode& m = s.nodes[s.blocks[x.block].first];
+  std::int32_t merge_arrivals(const F* f, const Successor& x) const {
     std::int32_t n = 0;
     for (std::uint32_t i = 0; i < 3; ++i) {
       if (!(x.merge_inputs & (1u << i))) continue;
-      const Token& t = f->slots[s.inputs[m.in + i]];
+      const Token& t = f->slots[x.merge_slots[i]];
       if (t.state == State::Absent) continue;
       if (i == 2 && !propagate_) {
         n += t.state == State::Live ? 2 : 3;
@@ -1043,6 +1065,12 @@ class Executor {
   [[gnu::noinline]] void fire_strict(Worker& w, F* f, const ScheduledNode& n,
                                      const std::uint32_t* in) {
     Token* slots = f->slots;
+    if (n.immediate != kNoImmediate) {
+      // The folded constant's firing: on any token but none (its token is its input's).
+      const State c = slots[in[n.immediate]].state;
+      if (c != State::Absent) ++w.tokens;
+      if (c == State::Dead) ++w.dead;
+    }
     bool dead = false;
     const Bottom* bottom = nullptr;
     for (std::uint32_t i = 0; i < n.nin; ++i) {
@@ -1067,7 +1095,7 @@ class Executor {
                                      : Token::live(n.value);
         return;
       case NodeKind::Add: {
-        double s = slots[in[0]].value + slots[in[1]].value;
+        double s = value_in(n, slots, in, 0) + value_in(n, slots, in, 1);
         if (!ScalarTraits<double>::in_range(s)) {
           slots[n.out] = Token::undefined(make_bottom(f, n.pos, sum_out_of_range(n.info->loc)));
         } else {
@@ -1080,8 +1108,8 @@ class Executor {
         return;
       case NodeKind::Pred: {
         const Pred& pr = *n.info->pred;
-        double a = slots[in[0]].value;
-        std::optional<bool> v = eval_pred(pr, a, slots[in[1]].value, o_.eval.predicates);
+        double a = value_in(n, slots, in, 0);
+        std::optional<bool> v = eval_pred(pr, a, value_in(n, slots, in, 1), o_.eval.predicates);
         slots[n.out] =
             v ? Token::live(*v ? 1 : 0)
               : Token::undefined(make_bottom(f, n.pos, predicate_undefined(pr, a, n.info->loc)));
@@ -1127,7 +1155,7 @@ class Executor {
       yp = ys.data();
     }
     for (std::uint32_t i = 0; i < n.nin; ++i)
-      xp[i] = f->slots[in[i]].value;
+      xp[i] = value_in(n, f->slots, in, i);
     try {
       eval_op<double>(*n.info->op, xp, yp, n.info->loc, o_.eval.predicates);
     } catch (const Undefined& e) {
@@ -1145,6 +1173,13 @@ class Executor {
     const Token d = slots[in[0]];
     const Token p = slots[in[1]];
     Token* out = slots + n.out;
+    if (d.state == State::Live && p.state == State::Live) {  // the common case
+      ++w.tokens;
+      const bool taken = p.value != 0;
+      out[taken ? 0 : 1] = d;
+      out[taken ? 1 : 0] = propagate_ ? Token::dead() : Token::absent();
+      return;
+    }
     if (d.state == State::Absent || p.state == State::Absent) {
       out[0] = out[1] = Token::absent();
       return;
@@ -1187,14 +1222,13 @@ class Executor {
       results_[n.index] = t;
       result_set_[n.index] = 1;
     } else {
-      const Schedule& ps = *parent->code;
-      parent->slots[ps.return_slots[g_.sites[f->site].local][n.index]] = t;
+      parent->slots[parent->code->return_slots[f->local][n.index]] = t;
     }
     if (f->code->exits > 1 && dec<std::int32_t>(f, f->exits_pending, 1) != 0) return;
     if (parent) {
       // f never touches its parent again: its hold on the parent passes to the return block.
       set<bool>(f->returned, true);
-      std::uint32_t rb = parent->code->return_block[g_.sites[f->site].local];
+      std::uint32_t rb = parent->code->return_block[f->local];
       bool ready = arrive(parent, rb, 1);
       internal_check(ready, "a return block waits for more than its callee");
       run_held(w, parent, rb);
@@ -1222,6 +1256,26 @@ class Executor {
   void fire_site(Worker& w, F* f, const ScheduledNode& n, const std::uint32_t* in) {
     const Token* slots = f->slots;
     const CallSite& s = g_.sites[n.site];
+    // The common case first: every Call live.
+    unsigned states = 0;
+    for (std::uint32_t j = 0; j < n.nin; ++j)
+      states |= 1u << static_cast<unsigned>(slots[in[j]].state);
+    if (states != 1u << static_cast<unsigned>(State::Live)) {
+      fire_site_not_live(w, f, n, in, s);
+      return;
+    }
+    w.tokens += n.nin;
+    if (const Bottom* refused = admit(w, f, s)) {  // a call that is not made charges nothing
+      return_undefined(w, f, s, refused);
+      return;
+    }
+    enter(w, f, n, in, s);
+  }
+
+  // A call site some of whose Calls are not live.
+  [[gnu::noinline]] void fire_site_not_live(Worker& w, F* f, const ScheduledNode& n,
+                                            const std::uint32_t* in, const CallSite& s) {
+    const Token* slots = f->slots;
     const State control = slots[in[n.nin - 1]].state;
     bool same = true;  // every Call of a site is on the same side of every Switch
     for (std::uint32_t j = 0; j + 1 < n.nin; ++j)
@@ -1247,7 +1301,13 @@ class Executor {
       return_undefined(w, f, s, bottom);
       return;
     }
-    F* c = make_frame(w, f, s.callee, n.site);
+    enter(w, f, n, in, s);
+  }
+
+  // Call_i's firing: the child frame t/i, its arguments, its entry block queued.
+  void enter(Worker& w, F* f, const ScheduledNode& n, const std::uint32_t* in, const CallSite& s) {
+    const Token* slots = f->slots;
+    F* c = make_frame(w, f, s.callee, n.site, &s);
     ++w.frames;
     ++w.holds;  // the child keeps f alive until it returns (counted at the block's end)
     const Schedule& cs = *c->code;

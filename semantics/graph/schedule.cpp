@@ -257,6 +257,48 @@ class BlockGuards {
   }
 };
 
+// Decides which constants of block `bi` are folded into their reader (ScheduledNode::immediate):
+// a Const or BoolConst without a range error, read by one node only, an Add, Op or Pred of the
+// same block and the same innermost range (so that the reader runs exactly when the constant
+// would: a range jumped over skips both), at most one constant per reader. The reader reads the
+// constant's control input instead, which holds the token the constant would send but for its
+// value (Sec. 3.2: a strict node's output is dead, bottom or absent as its inputs are).
+void fold_constants(const Graph& g, const Body& b, const BlockGuards& guards, std::uint32_t bi,
+                    const std::vector<std::uint32_t>& block_of,
+                    std::vector<std::uint32_t>& range_of, std::vector<bool>& folded,
+                    std::vector<std::uint32_t>& immediate_of) {
+  constexpr std::uint32_t kNone = UINT32_MAX;
+  std::vector<std::uint32_t> open;
+  for (const BlockGuards::Step& step : guards.steps) {
+    if (step.kind == BlockGuards::Step::Open) {
+      open.push_back(step.value);
+    } else if (step.kind == BlockGuards::Step::Close) {
+      open.pop_back();
+    } else {
+      range_of[step.value] = open.empty() ? kNone : open.back();
+    }
+  }
+  for (const BlockGuards::Step& step : guards.steps) {
+    if (step.kind != BlockGuards::Step::Node) continue;
+    const std::uint32_t l = step.value;
+    const Node& node = g.nodes[b.nodes[l]];
+    if ((node.kind != NodeKind::Const && node.kind != NodeKind::BoolConst) || node.error ||
+        node.inputs.size() != 1 || node.outputs.size() != 1 || node.outputs[0].size() != 1)
+      continue;
+    const Dest& d = node.outputs[0][0];
+    const Node& reader = g.nodes[d.node];
+    if (reader.body != node.body) continue;
+    const std::uint32_t r = d.node - b.first;
+    if ((reader.kind != NodeKind::Add && reader.kind != NodeKind::Op &&
+         reader.kind != NodeKind::Pred) ||
+        block_of[r] != bi || range_of[r] != range_of[l] || immediate_of[r] != kNone ||
+        d.input >= kNoImmediate)
+      continue;
+    folded[l] = true;
+    immediate_of[r] = d.input;
+  }
+}
+
 }  // namespace
 
 Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
@@ -399,6 +441,11 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
   // Per scheduled node: the innermost range it lies in; per range: where it starts, its parent.
   std::vector<std::uint32_t> innermost_at, guard_start, guard_parent;
   std::vector<std::uint32_t> member_index(n, 0);  // per local node: its index in its block
+  // Constants folded into their reader (ScheduledNode::immediate): per constant whether it is,
+  // per reader the input it reads it by.
+  std::vector<bool> folded(n, false);
+  std::vector<std::uint32_t> immediate_of(n, kNone);
+  std::vector<std::uint32_t> range_of(n, kNone);  // per node: its innermost range in the block
   for (std::uint32_t bi = 0; bi < nblocks; ++bi) {
     Block& blk = sc.blocks[bi];
     blk.first = static_cast<std::uint32_t>(sc.nodes.size());
@@ -415,6 +462,7 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
     const BlockGuards guards = with_guards ? BlockGuards(g, b, members[bi], emitted, member_index,
                                                          inputs_of, in_block, slot, node_of)
                                            : BlockGuards(members[bi]);
+    fold_constants(g, b, guards, bi, block_of, range_of, folded, immediate_of);
     std::vector<std::uint32_t> open;  // the ranges open
     for (const BlockGuards::Step& step : guards.steps) {
       if (step.kind == BlockGuards::Step::Open) {
@@ -428,12 +476,13 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
         continue;
       }
       if (step.kind == BlockGuards::Step::Close) {
-        internal_check(sc.nodes.size() > guard_start[open.back()], "a guarded range without nodes");
+        // (A range of folded constants only is empty, and too short to be checked.)
         sc.guards[open.back()].end = static_cast<std::uint32_t>(sc.nodes.size());
         open.pop_back();
         continue;
       }
       const std::uint32_t l = step.value;
+      if (folded[l]) continue;  // its reader reads it as an immediate
       const Node& node = g.nodes[b.nodes[l]];
       ScheduledNode s;
       s.kind = node.kind;
@@ -454,7 +503,16 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
         s.nin = static_cast<std::uint16_t>(ins.size());
         for (std::uint32_t i = 0; i < ins.size(); ++i) {
           const Port& p = ins[i];
-          sc.inputs.push_back(slot_of[local(p.node)] + p.index);
+          if (i == immediate_of[l]) {
+            // The constant's control token, and its value.
+            const Node& c = g.nodes[p.node];
+            sc.inputs.push_back(slot(c.inputs[0]));
+            s.immediate = static_cast<std::uint8_t>(i);
+            s.fires = 2;
+            s.value = c.value;
+          } else {
+            sc.inputs.push_back(slot_of[local(p.node)] + p.index);
+          }
           std::uint32_t from = block_of[local(p.node)];
           if (heads[l]) {
             auto it = std::find_if(succ[from].begin(), succ[from].end(),
@@ -490,7 +548,15 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
   }
   for (std::uint32_t bi = 0; bi < nblocks; ++bi) {
     sc.blocks[bi].succ = static_cast<std::uint32_t>(sc.successors.size());
-    sc.successors.insert(sc.successors.end(), succ[bi].begin(), succ[bi].end());
+    for (Successor x : succ[bi]) {
+      const Block& to = sc.blocks[x.block];
+      x.pending = to.pending;
+      x.empty = to.first == to.end;
+      if (x.merge_inputs != 0)
+        for (std::uint32_t i = 0; i < 3; ++i)
+          x.merge_slots[i] = sc.inputs[sc.nodes[to.first].in + i];
+      sc.successors.push_back(x);
+    }
     sc.blocks[bi].succ_end = static_cast<std::uint32_t>(sc.successors.size());
   }
 

@@ -45,10 +45,21 @@ struct Guard {
   std::uint32_t next = kNoGuard;  // a range nested in this one starting at the same node
 };
 
+inline constexpr std::uint8_t kNoImmediate = 0xFF;
+
 // A node as a block runs it.
+//
+// A constant read by one node only, of the same block and range, is folded into it: the
+// reader's input `immediate` reads the constant's own input (its control token, whose state
+// the constant's token has: live, dead, bottom or absent) with `value` in place of the token's
+// value, and the reader counts the constant's firing (`fires`). What every node computes and
+// counts is unchanged; a block runs one node fewer per constant.
 struct ScheduledNode {
   NodeKind kind;
   OpKind op = OpKind::Neg;  // Op: its operator (the executor's fast path)
+  // Const: none; Add, Op, Pred: the input folded from a constant, or kNoImmediate.
+  std::uint8_t immediate = kNoImmediate;
+  std::uint8_t fires = 1;  // the node's firings when it fires: 2 with a folded constant
   std::uint16_t nin = 0, nout = 0;
   std::uint32_t in = 0;   // its input slots: Schedule::inputs[in .. in + nin)
   std::uint32_t out = 0;  // its output slots: out .. out + nout
@@ -57,16 +68,20 @@ struct ScheduledNode {
   // Call: the call site (global). A site's Calls are one node, with one input per Call
   // (arguments, then control), in the block of all their inputs' events (see below).
   std::uint32_t site = 0;
-  double value = 0;
+  double value = 0;  // Const, BoolConst; the folded constant's value (`immediate`)
   const Node* info = nullptr;
   std::uint32_t guard = kNoGuard;  // the outermost range starting here (Schedule::guards)
 };
 
 // A block signals each successor when it has run. A Merge block counts its inputs instead:
 // `merge_inputs` has bit i set for each input i of the Merge that the signalling block computes.
+// The rest repeats what the executor reads of the successor on each signal.
 struct Successor {
   std::uint32_t block;
-  std::uint32_t merge_inputs = 0;  // 0 for an ordinary successor
+  std::uint32_t merge_inputs = 0;            // 0 for an ordinary successor
+  std::int32_t pending = 0;                  // the block's Block::pending
+  bool empty = false;                        // the block has no node to run (Block::first == end)
+  std::uint32_t merge_slots[3] = {0, 0, 0};  // the Merge's input slots (merge_inputs != 0)
 };
 
 struct Block {
