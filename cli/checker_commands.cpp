@@ -40,7 +40,8 @@ void add_den(CLI::App& app, int& exit_code) {
                   "without --unfold: the largest Kleene approximant mu_n tried")
       ->capture_default_str();
   den->add_option("--fuel", st->opts.fuel, "function calls allowed before giving up")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   st->opts.max_rd_nesting = DenotationOptions{}.max_rd_nesting;
   den->add_option("--max-rd-nesting", st->opts.max_rd_nesting,
                   "differentiation levels nested inside one another (each doubles the cost)")

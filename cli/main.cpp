@@ -32,7 +32,8 @@ void add_common(CLI::App& cmd, CommonOptions& o, std::string& precision, std::st
                  "total: the conventional ones (default: strict for .ad, total for .py)")
       ->check(CLI::IsMember({"strict", "total"}));
   cmd.add_option("--fuel", o.fuel, "function calls allowed before giving up")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   cmd.add_option("--unfold", o.unfold,
                  "evaluate in the limited language of Fig. 8: every letrec is letrec_N");
   cmd.add_option("--max-trace", o.max_trace, "trace steps allowed before giving up")
@@ -123,7 +124,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   run->add_option("--max-frames", run_opts.max_frames,
                   "live activations (frames) the graph engines allow at once")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   std::string run_deadness = "elide";
   run->add_option("--deadness", run_deadness,
                   "graph engines: propagate: the untaken branch receives dead tokens (the "
@@ -168,9 +170,11 @@ int main(int argc, char** argv) {
                    "an input value, NAME=VALUE (inputs' types come from their values)")
       ->type_name("NAME=VALUE");
   graph_cmd->add_option("--fuel", graph_opts.fuel, "function calls allowed (--stats)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   graph_cmd->add_option("--max-frames", graph_opts.max_frames, "live frames allowed (--stats)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   graph_cmd->add_option("--partitions", graph_opts.partitions,
                         "draw the graph split over N partitions, with Send/Recv pairs and the "
                         "copied state machines");

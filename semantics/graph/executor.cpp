@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -15,6 +16,7 @@
 
 #include "ad/tape_storage.hpp"
 #include "lang/diagnostics.hpp"
+#include "lang/resource_budget.hpp"
 #include "lang/threads.hpp"
 #include "semantics/compiled_eval.hpp"
 #include "semantics/graph/node_value.hpp"
@@ -150,7 +152,9 @@ class Executor {
         o_(o),
         names_(names),
         propagate_(o.deadness == Deadness::Propagate),
-        dynamic_(o.engine == Engine::Dynamic) {
+        dynamic_(o.engine == Engine::Dynamic),
+        max_frames_(static_cast<std::int64_t>(
+            std::min<std::uint64_t>(o.max_frames, std::numeric_limits<std::int64_t>::max()))) {
     results_.assign(g.bodies[g.main].exits.size(), Token::dead());
     result_set_.assign(results_.size(), 0);
     for (const Body& b : g.bodies) {
@@ -256,7 +260,8 @@ class Executor {
   const GraphOptions& o_;
   NameSupply& names_;
   const bool propagate_;
-  const bool dynamic_;  // Engine::Dynamic
+  const bool dynamic_;             // Engine::Dynamic
+  const std::int64_t max_frames_;  // GraphOptions::max_frames (at most 2^63 - 1)
   std::vector<Schedule> schedules_;
   // What a fresh frame of each body holds: its size, where its slots start, and the initial
   // pending counts.
@@ -414,6 +419,7 @@ class Executor {
   // A frame of `body` called from `site` (`cs`: its CallSite), or the main frame (UINT32_MAX,
   // null).
   F* make_frame(Worker& w, F* parent, std::uint32_t body, std::uint32_t site, const CallSite* cs) {
+    check_resources();  // --timeout and --max-memory (docs/robustness.md)
     const Shape& sh = shapes_[body];
     const Schedule& s = schedules_[body];
     void* mem = w.free_frames[body];
@@ -1323,7 +1329,7 @@ class Executor {
   const Bottom* admit(Worker& w, const F* f, const CallSite& s) {
     if (s.charges_fuel && !take_fuel(w)) return fuel_exhausted(f, s);
     // The frame is not made yet: it would be one more.
-    if (frames_live(w) >= static_cast<std::int64_t>(o_.max_frames)) return frames_exhausted(f, s);
+    if (frames_live(w) >= max_frames_) return frames_exhausted(f, s);
     return nullptr;
   }
 

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "lang/diagnostics.hpp"
+#include "lang/resource_budget.hpp"
 #include "semantics/graph/node_value.hpp"
 
 namespace adlang::graph {
@@ -103,6 +104,7 @@ struct PartitionRunner::Impl {
     tags[t].body = body;
     tags[t].name = name;
     internal_check(by_name.emplace(name, t).second, "two live frames with one name");
+    check_resources();  // --timeout and --max-memory (docs/robustness.md)
     ++st.frames_created;
     ++live_tags;
     st.peak_live_frames = std::max(st.peak_live_frames, live_tags);

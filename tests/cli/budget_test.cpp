@@ -123,6 +123,34 @@ TEST(Budgets, TimeoutIsReportedAsUndefined) {
   EXPECT_NE(r.err.find("the time budget of 1 s is exhausted"), std::string::npos) << r.err;
 }
 
+// The graph's executors poll the budgets as they make frames: --timeout ends a long run and
+// --max-memory a deep one, reported as undefined (with --json, as JSON on stdout), not left to
+// the watchdog (which ends the process a few seconds late, and far above the memory budget).
+TEST(Budgets, GraphEnginesHonourTheBudgets) {
+  const std::string fib = std::string(ADLANG_SOURCE_DIR) + "/examples/thesis/fib.ad";
+  for (const std::vector<std::string>& engine :
+       {std::vector<std::string>{"--engine", "graph"},
+        std::vector<std::string>{"--engine", "graph-dynamic"},
+        std::vector<std::string>{"--engine", "graph", "--threads", "2"}}) {
+    SCOPED_TRACE(engine.size() > 2 ? "graph --threads 2" : engine[1]);
+    std::vector<std::string> args = {"run",       fib, "--env", "n=60", "--fuel", "100000000000000",
+                                     "--timeout", "1", "--json"};
+    args.insert(args.end(), engine.begin(), engine.end());
+    ProcessResult r = adlang(args);
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("\"kind\": \"resources\""), std::string::npos) << r.out << r.err;
+    EXPECT_NE(r.out.find("the time budget of 1 s is exhausted"), std::string::npos) << r.out;
+    EXPECT_LT(r.seconds, 30);  // 1 s, plus start-up and unwinding on a shared machine
+  }
+  // A non-tail recursion keeps a frame per step: the memory budget stops it.
+  ProcessResult r =
+      adlang({"run", program("long_trace.ad"), "--env", "n=1e12", "--fuel", "100000000000000",
+              "--max-frames", "1000000000", "--max-memory", "200M", "--engine", "graph"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("the memory budget of 200 MiB is exhausted"), std::string::npos) << r.err;
+  EXPECT_LT(r.peak_bytes, std::uint64_t(500) << 20);  // the watchdog would stop it at 712 MiB
+}
+
 TEST(Budgets, BadBudgetsAreUsageErrors) {
   for (const char* bad : {"abc", "12Q", "-5M", "150%"}) {
     ProcessResult r = adlang({"run", program("grad_loop.ad"), "--env", "x=1", "--max-memory", bad});
@@ -130,6 +158,11 @@ TEST(Budgets, BadBudgetsAreUsageErrors) {
   }
   ProcessResult r = adlang({"run", program("grad_loop.ad"), "--env", "x=1", "--timeout", "-1"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
+  // Counts are not negative (an unsigned option would take -5 as 2^64 - 5).
+  for (const char* flag : {"--fuel", "--max-frames"}) {
+    r = adlang({"run", program("grad_loop.ad"), "--env", "x=1", flag, "-5"});
+    EXPECT_EQ(r.exit_code, 2) << flag << r.err;
+  }
 }
 
 TEST(Budgets, MemorySizes) {

@@ -264,6 +264,16 @@ TEST(GraphUndefined, MaxFramesIsReported) {
             "90");
 }
 
+TEST(GraphUndefined, MaxFramesBeyondTwoToThe63IsNoLimit) {
+  for (unsigned threads : {1u, 2u}) {
+    graph::GraphOptions o = options(graph::Engine::Static, threads);
+    o.max_frames = std::uint64_t(1) << 63;
+    EXPECT_EQ(run_graph(kFib, {{"n", "10"}}, o), "89");
+    o.max_frames = UINT64_MAX;
+    EXPECT_EQ(run_graph(kFib, {{"n", "10"}}, o), "89");
+  }
+}
+
 TEST(GraphLowering, ProgramWithoutFunctionsIsOneBody) {
   Lowered l = lowered("let p: real * real = (x, 2) in fst p * snd p + sin(x)", {{"x", "3"}});
   EXPECT_EQ(l.g.bodies.size(), 1u);
