@@ -623,6 +623,15 @@ class Differentiator::State::Adjoint {
   void adjoint_op(NodeId id) {
     const Node n = g_.nodes[id];
     const Op op = *n.op;
+    // A result no adjoint reads has no cotangent, and its template is not applied: the linear
+    // R skips a let whose adjoint is zero ("nothing to send"), so an undefinedness of the
+    // template there (1 / y unused, at y = 1e-200: y * y underflows) is not the derivative's.
+    bool read = false;
+    for (std::uint32_t k = 0; k < n.num_outputs(); ++k) {
+      auto it = contributions_.find(key_of({id, k}));
+      read = read || (it != contributions_.end() && !it->second.empty());
+    }
+    if (!read) return;
     Ports w;
     for (std::uint32_t k = 0; k < n.num_outputs(); ++k)
       w.push_back(cot({id, k}));

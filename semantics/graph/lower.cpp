@@ -650,6 +650,14 @@ class Lowering {
     Ports out = make_site(sc, b, adj_args, param, r.loc());
     std::uint32_t adjoint_site = static_cast<std::uint32_t>(g.sites.size()) - 1;
     rd_requests_.push_back(RdRequest{&r, b, forward_site, adjoint_site});
+    // The cotangents of the free variables are dropped, and are not effects of the host: R
+    // (Fig. 6, and the linear R) computes no cotangent for them, so an undefinedness in their
+    // reverse templates (y / z's -y / (z * z) underflowing to a division by zero) is not the
+    // rd's. x's cotangents carry the forward activation's undefinedness (the adjoint's
+    // control); when x is of type unit, the dropped ones must carry it, and stay effects.
+    if (t.size() > 0)
+      for (std::size_t k = t.size(); k < out.size(); ++k)
+        consumed_[out[k].node][out[k].index] = 1;
     out.resize(t.size());
     if (t.size() == 0) return {};  // the adjoint's done token stays an effect
     return out;

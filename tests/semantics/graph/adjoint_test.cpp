@@ -219,6 +219,27 @@ TEST(GraphAd, UndefinedWhereTheBodyIsUndefined) {
       << why;
 }
 
+// R computes no cotangent for the free variables of the rd's body, nor for a result no adjoint
+// reads: the graph's adjoint computes the first and drops it, and skips the second, so an
+// undefinedness in their reverse templates (here z * z and y * y underflow to 0: a division by
+// zero) is not the derivative's. (Where rds nest, and where a cotangent is zero only at run
+// time, the templates still run: docs/graph-ad.md, "Where the graph's rd is undefined and R's
+// is not".)
+TEST(GraphAd, CotangentsRNeverComputesAreNotItsUndefinedness) {
+  const std::vector<std::pair<std::string, test::Env>> cases = {
+      {"grad[x](y: real. y / z)", {{"x", "1"}, {"z", "1e-200"}}},
+      {"1.rd[x](y: real. y * z * 1e300)", {{"x", "1e10"}, {"z", "1e-300"}}},
+      {"grad[x](y: real. let u: real = 1 / y in y)", {{"x", "1e-200"}}},
+  };
+  const std::vector<std::string> want = {"1e+200", "1", "1"};
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    SCOPED_TRACE(cases[i].first);
+    EXPECT_EQ(value(cases[i].first, cases[i].second), want[i]);
+    std::string why;
+    EXPECT_EQ(agrees(cases[i].first, cases[i].second, &why), checker::Verdict::Pass) << why;
+  }
+}
+
 RC_GTEST_PROP(GraphRdAgrees, WithTheLinearR, ()) {
   gen::GeneratedProgram p = *gen::program(gen::GenConfig{});
   std::vector<std::pair<Name, Type>> inputs;
