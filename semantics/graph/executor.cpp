@@ -865,6 +865,7 @@ class Executor {
     Token* const slots = f->slots;
     const std::uint32_t* const inputs = s.inputs.data();
     const ScheduledNode* const end = s.nodes.data() + blk.end;
+    const std::size_t pushed = w.stack.size();  // the block's calls after the first go here
     w.tokens += blk.sources;
     for (const ScheduledNode* np = s.nodes.data() + blk.first; np != end; ++np) {
       const ScheduledNode& n = *np;
@@ -955,6 +956,10 @@ class Executor {
     if (w.holds != 0) {
       inc<std::int64_t>(f, f->live, w.holds);
       w.holds = 0;
+      // The first call runs next; the others are on the stack, which runs the last pushed
+      // first: turned round, they run in the block's order, sequential evaluation's.
+      if (w.stack.size() - pushed > 1)
+        std::reverse(w.stack.begin() + static_cast<std::ptrdiff_t>(pushed), w.stack.end());
     }
     hand_on(w, f, blk);
   }

@@ -18,7 +18,11 @@ bool is_source(const Node& n) {
   return n.kind == NodeKind::InputMerge || n.kind == NodeKind::Return;
 }
 
-// A topological order of the body's nodes along its own edges (Kahn; ties by local index).
+// A topological order of the body's nodes along its own edges (Kahn; of the nodes ready, the
+// first in the body's evaluation order, Node::pos, then by local index). A block runs its calls
+// in this order, and at one thread the first call's subtree runs before the next call's
+// (executor.cpp, run_block): sequential evaluation's order, so that where a call goes undefined
+// and a later one would run out of fuel, the graph reports the same undefinedness.
 std::vector<std::uint32_t> topological_order(const Graph& g, const Body& b) {
   std::size_t n = b.nodes.size();
   std::vector<std::uint32_t> missing(n, 0);
@@ -43,16 +47,20 @@ std::vector<std::uint32_t> topological_order(const Graph& g, const Body& b) {
     for (const Port& p : node.inputs)
       consumers[at[p.node - b.first]++] = l;
   }
-  std::vector<std::uint32_t> order, ready;
+  std::vector<std::uint32_t> order;
   order.reserve(n);
-  for (std::uint32_t l = static_cast<std::uint32_t>(n); l-- > 0;)
-    if (missing[l] == 0) ready.push_back(l);
+  auto key = [&](std::uint32_t l) {
+    return (static_cast<std::uint64_t>(g.nodes[b.nodes[l]].pos) << 32) | l;
+  };
+  std::priority_queue<std::uint64_t, std::vector<std::uint64_t>, std::greater<>> ready;
+  for (std::uint32_t l = 0; l < n; ++l)
+    if (missing[l] == 0) ready.push(key(l));
   while (!ready.empty()) {
-    std::uint32_t l = ready.back();
-    ready.pop_back();
+    const std::uint32_t l = static_cast<std::uint32_t>(ready.top());
+    ready.pop();
     order.push_back(l);
     for (std::uint32_t k = first[l]; k < first[l + 1]; ++k)
-      if (--missing[consumers[k]] == 0) ready.push_back(consumers[k]);
+      if (--missing[consumers[k]] == 0) ready.push(key(consumers[k]));
   }
   internal_check(order.size() == n, "a graph body has a cycle");
   return order;
