@@ -31,7 +31,10 @@ struct Scope {
   Port ctl;  // the control token of this context (valid once made)
   bool has_ctl = false;
   std::unordered_map<std::uint64_t, Ports> routed;  // values switched into this branch
-  Ports origins;  // value ports made here (candidates for effects)
+  // Value ports made here (candidates for effects). A body's inputs are not: a body is entered
+  // only when every argument is live (a call is strict, and dead Calls go to the Returns), so
+  // an input is never undefined or dead in it, and a Gate on one would pass every token.
+  Ports origins;
 };
 
 struct Binding {
@@ -70,11 +73,8 @@ class Lowering {
     std::uint32_t k = 0;
     for (const auto& in : inputs) {
       Ports ports;
-      for (std::size_t i = 0; i < in.second.size(); ++i) {
-        Port p{g.bodies[g.main].inputs[k++], 0};
-        root.origins.push_back(p);
-        ports.push_back(p);
-      }
+      for (std::size_t i = 0; i < in.second.size(); ++i)
+        ports.push_back(Port{g.bodies[g.main].inputs[k++], 0});
       env.push_back(Binding{in.first, in.second, ports, &root, next_binding_++});
     }
     std::vector<FunBinding> funs;
@@ -483,10 +483,8 @@ class Lowering {
       root.ctl = Port{g.bodies[b].inputs.back(), 0};
       root.has_ctl = true;
       Ports params;
-      for (std::size_t j = 0; j + 1 < g.bodies[b].inputs.size(); ++j) {
+      for (std::size_t j = 0; j + 1 < g.bodies[b].inputs.size(); ++j)
         params.push_back(Port{g.bodies[b].inputs[j], 0});
-        root.origins.push_back(params.back());
-      }
       std::vector<Binding> fenv{Binding{d.param, d.param_type, params, &root, next_binding_++}};
       Ports result = lower(d.body, root, fenv, funs, groups);
       close_body(b, root, result);
@@ -625,10 +623,8 @@ class Lowering {
       std::uint32_t k = 0;
       auto bind = [&](Name x, Type xt) {
         Ports ports;
-        for (std::size_t i = 0; i < xt.size(); ++i) {
+        for (std::size_t i = 0; i < xt.size(); ++i)
           ports.push_back(Port{g.bodies[b].inputs[k++], 0});
-          root.origins.push_back(ports.back());
-        }
         benv.push_back(Binding{x, xt, ports, &root, next_binding_++});
       };
       bind(r.var, t);
