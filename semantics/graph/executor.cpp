@@ -1462,8 +1462,8 @@ class Executor {
       std::uint64_t calls = 0;
       try {
         r = evaluate_rd(*n.info->rd, x.data(), o_.eval,
-                        static_cast<std::uint64_t>(std::max<std::int64_t>(0, fuel_left())), names_,
-                        calls);
+                        static_cast<std::uint64_t>(std::max<std::int64_t>(0, fuel_left())),
+                        calls_made(), names_, calls);
       } catch (...) {
         spend_fuel(static_cast<std::int64_t>(calls));
         throw;

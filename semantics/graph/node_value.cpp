@@ -1,5 +1,7 @@
 #include "semantics/graph/node_value.hpp"
 
+#include <algorithm>
+
 #include "lang/diagnostics.hpp"
 #include "semantics/compiled_eval.hpp"
 #include "semantics/op_eval.hpp"
@@ -13,7 +15,8 @@ Undefined sum_out_of_range(SourceLoc loc) {
 }
 
 Value<double> evaluate_rd(const RdProgram& p, const double* in, const EvalOptions& eval,
-                          std::uint64_t fuel, NameSupply& names, std::uint64_t& calls) {
+                          std::uint64_t fuel, std::uint64_t calls_before, NameSupply& names,
+                          std::uint64_t& calls) {
   ValueEnv<double> rho;
   std::size_t k = 0;
   for (const auto& [name, type] : p.inputs) {
@@ -26,12 +29,13 @@ Value<double> evaluate_rd(const RdProgram& p, const double* in, const EvalOption
   eo.evaluator = Evaluator::Compiled;
   eo.fuel = fuel;
   EvalContext cx(eo, names);
+  cx.calls = calls_before;
   try {
     Value<double> r = evaluate(p.term, rho, cx);
-    calls = cx.calls;
+    calls = cx.calls - calls_before;
     return r;
   } catch (...) {
-    calls = cx.calls;
+    calls = cx.calls - calls_before;
     throw;
   }
 }
@@ -74,7 +78,7 @@ std::optional<Undefined> strict_node_value(const Node& n, const double* in, doub
       std::uint64_t used = 0;
       Value<double> r;
       try {
-        r = evaluate_rd(*n.rd, in, eval, fuel, names, used);
+        r = evaluate_rd(*n.rd, in, eval, fuel, eval.fuel - std::min(eval.fuel, fuel), names, used);
       } catch (const Undefined& e) {
         calls += used;
         return e;

@@ -19,9 +19,11 @@ Undefined sum_out_of_range(SourceLoc loc);
 // W.rd_V(x:T. N) on the host: the redex of an Rd node on its inputs (one double per input
 // scalar, in the order of p.inputs), by the compiled evaluator (symbolic evaluation and R,
 // Fig. 2) with at most `fuel` calls; `calls` receives the calls it made, also when it throws.
-// Throws Undefined.
+// `calls_before`, the calls the run made before, only counts in messages ("out of fuel after
+// N function calls" counts the run's calls, not the evaluation's). Throws Undefined.
 Value<double> evaluate_rd(const RdProgram& p, const double* in, const EvalOptions& eval,
-                          std::uint64_t fuel, NameSupply& names, std::uint64_t& calls);
+                          std::uint64_t fuel, std::uint64_t calls_before, NameSupply& names,
+                          std::uint64_t& calls);
 
 // A strict node (Const, BoolConst, Add, Op, Pred, Sync, Gate, Rd) on live inputs: writes its
 // outputs and returns nullopt, or returns its undefinedness. Rd's calls are added to `calls`.

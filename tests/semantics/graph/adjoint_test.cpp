@@ -205,6 +205,17 @@ TEST(GraphAd, RecursionThroughRdFallsBackToTheHostNode) {
   EXPECT_EQ(rd_nodes, 1u);
   EXPECT_EQ(l.g.store_slots, 0u);
   EXPECT_EQ(value(prog, {{"n", "3"}, {"x", "0.5"}}), "-0.8775825618903728");
+  // Out of fuel inside the host-side evaluation: the message counts the run's calls (dsin(3),
+  // then dsin(2) and dsin(1) in the Rd's evaluation), as the compiled evaluator's does.
+  graph::GraphOptions o = options();
+  o.eval.fuel = 3;
+  try {
+    graph::run_graph(l.g, l.values, o, l.checked.names);
+    ADD_FAILURE() << "the run has more calls than its fuel";
+  } catch (const Undefined& e) {
+    EXPECT_EQ(e.kind(), UndefinedKind::Fuel);
+    EXPECT_EQ(std::string(e.what()), "out of fuel after 3 function calls in 'dsin'");
+  }
 }
 
 TEST(GraphAd, UndefinedWhereTheBodyIsUndefined) {
