@@ -206,6 +206,7 @@ class Executor {
     run_workers(root);
     internal_check(live_of(root) == 0, "work is left in the main frame after termination");
     free_frame(w0, root);
+    if (budget_failure_) std::rethrow_exception(budget_failure_);
     if (stats) *stats = collect_stats();
     // Termination is detected: nothing is left anywhere. Every output must have arrived.
     const Bottom* bottom = nullptr;
@@ -278,6 +279,10 @@ class Executor {
   std::mutex mu_;  // bottoms_, Rd evaluation
   std::vector<std::unique_ptr<Bottom>> bottoms_;
   const Bottom* fuel_bottom_ = nullptr;
+  // A budget exhausted during the run (over_budget): rethrown when the run has unwound.
+  std::atomic<bool> budget_failed_{false};
+  std::exception_ptr budget_failure_;
+  const Bottom* budget_bottom_ = nullptr;
   const Bottom* frames_bottom_ = nullptr;
   alignas(64) Shared<std::int64_t> fuel_pool_{0};
   std::atomic<int> fuel_moving_{0};  // Threaded: fuel taken from one place, not yet in another
@@ -419,7 +424,6 @@ class Executor {
   // A frame of `body` called from `site` (`cs`: its CallSite), or the main frame (UINT32_MAX,
   // null).
   F* make_frame(Worker& w, F* parent, std::uint32_t body, std::uint32_t site, const CallSite* cs) {
-    check_resources();  // --timeout and --max-memory (docs/robustness.md)
     const Shape& sh = shapes_[body];
     const Schedule& s = schedules_[body];
     void* mem = w.free_frames[body];
@@ -1332,10 +1336,41 @@ class Executor {
   // The control Call's charge: nullptr, or the refusal (no fuel, or too many frames).
   // Adjoint sites and an rd's two sites charge no fuel (CallSite::charges_fuel).
   const Bottom* admit(Worker& w, const F* f, const CallSite& s) {
+    if (const Bottom* b = over_budget(f, s)) return b;
     if (s.charges_fuel && !take_fuel(w)) return fuel_exhausted(f, s);
     // The frame is not made yet: it would be one more.
     if (frames_live(w) >= max_frames_) return frames_exhausted(f, s);
     return nullptr;
+  }
+
+  // --timeout and --max-memory (docs/robustness.md), polled at each call: once a budget is
+  // exhausted, this call and every later one are refused, so that the run unwinds and frees
+  // what it holds (graph-dynamic's body copies among it), and run() then reports the budget.
+  const Bottom* over_budget(const F* f, const CallSite& s) {
+    if (budget_failed_.load(std::memory_order_acquire)) {
+      std::lock_guard<std::mutex> l(mu_);
+      return budget_bottom_;
+    }
+    try {
+      check_resources();
+      return nullptr;
+    } catch (const BudgetExceeded&) {
+      return budget_exhausted(f, s.pos, s.loc);
+    }
+  }
+
+  // Records the BudgetExceeded being handled; the bottom every refused call returns.
+  const Bottom* budget_exhausted(const F* f, std::uint32_t pos, SourceLoc loc) {
+    std::exception_ptr e = std::current_exception();
+    const Bottom* b = make_bottom(
+        f, pos, Undefined(UndefinedKind::Depth, loc, "a resource budget is exhausted", {}));
+    std::lock_guard<std::mutex> l(mu_);
+    if (!budget_failure_) {
+      budget_failure_ = e;
+      budget_bottom_ = b;
+      budget_failed_.store(true, std::memory_order_release);
+    }
+    return budget_bottom_;
   }
 
   // The Returns of site s in frame f receive `bottom`.
@@ -1471,6 +1506,9 @@ class Executor {
       spend_fuel(static_cast<std::int64_t>(calls));
     } catch (const Undefined& e) {
       emit_all(f, n, Token::undefined(make_bottom(f, n.pos, e)));
+      return;
+    } catch (const BudgetExceeded&) {
+      emit_all(f, n, Token::undefined(budget_exhausted(f, n.pos, n.info->loc)));
       return;
     }
     if (r.empty()) {
