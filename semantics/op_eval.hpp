@@ -142,8 +142,10 @@ void eval_op(Op op, const S* in, S* out, SourceLoc loc, PredicateMode mode) {
 
 // bev(pred, <a, b>): true, false, or nullopt (undefined). Strict predicates are undefined
 // where a = b, so <= and >= agree with < and >, and = is never true (DESIGN.md Sec. 4).
+// (Inlined: gcc called it from the graph executor's loop, a call per predicate.)
 template <class S>
-std::optional<bool> eval_pred(Pred p, const S& a, const S& b, PredicateMode mode) {
+[[gnu::always_inline]] inline std::optional<bool> eval_pred(Pred p, const S& a, const S& b,
+                                                            PredicateMode mode) {
   if (mode == PredicateMode::Strict && a == b) return std::nullopt;
   switch (p.kind()) {
     case PredKind::Lt:

@@ -949,8 +949,10 @@ class Executor {
         case NodeKind::Return:
           throw InternalError("internal error: a source node in a block's node list");
       }
-      if (slots[in[0]].state == State::Absent && n.immediate == kNoImmediate) {
-        // The untaken side of a Switch (a folded constant may still fire: fire_strict).
+      if (slots[in[0]].state == State::Absent &&
+          (n.immediate == kNoImmediate || slots[in[n.immediate]].state == State::Absent)) {
+        // The untaken side of a Switch (a folded constant whose token is not absent still
+        // fires: fire_strict).
         for (std::uint32_t k = 0; k < n.nout; ++k)
           slots[n.out + k] = Token::absent();
         continue;
@@ -1097,7 +1099,7 @@ class Executor {
       if (t.state == State::Dead) dead = true;
       if (t.state == State::Bottom) bottom = earlier(bottom, t.bottom);
     }
-    ++w.tokens;
+    w.tokens += 1 + n.elided;  // (its elided Switches fire when it does: SwitchElision)
     if (dead || bottom) {
       if (dead) ++w.dead;
       emit_all(f, n, dead ? Token::dead() : Token::undefined(bottom));

@@ -307,6 +307,191 @@ void fold_constants(const Graph& g, const Body& b, const BlockGuards& guards, st
   }
 }
 
+// The ranges of a schedule as SwitchElision needs them: per scheduled node its innermost
+// range, per range where it starts, its parent, and whether the block checks it (schedule.hpp,
+// Guard: a range not worth its check is not checked; its nodes run and write "absent").
+struct Ranges {
+  std::vector<std::uint32_t> innermost_at, start, parent;
+  std::vector<bool> checked;
+
+  // The innermost checked range of predicate slot `pred`, side `side` around node w, or
+  // kNoGuard.
+  std::uint32_t matching(const Schedule& sc, std::uint32_t w, std::uint32_t pred,
+                         std::uint32_t side) const {
+    for (std::uint32_t x = innermost_at[w]; x != kNoGuard; x = parent[x])
+      if (checked[x] && sc.guards[x].pred == pred && sc.guards[x].side == side) return x;
+    return kNoGuard;
+  }
+  // The innermost checked range around node q, or kNoGuard.
+  std::uint32_t checked_around(std::uint32_t q) const {
+    std::uint32_t x = innermost_at[q];
+    while (x != kNoGuard && !checked[x])
+      x = parent[x];
+    return x;
+  }
+};
+
+// Switch elision (docs/graph.md, "Switches read through"). A node that runs only when a
+// predicate p is live and selects side k reads d's slot where it read output k of a Switch
+// (d, p): there that output is d's token (Sec. 3.2; under Deadness::Elide no token is dead).
+// A node runs only so when it lies in a checked range of (p, k) of its block, or its block
+// waits for the return of a call site that does (a call made is a range entered: its block
+// waits for the site's block, and so for the Switch). The Switch must not itself be skipped
+// while that node or call site runs: no checked range around the Switch, or one of the same
+// block around them too. A Switch none of whose outputs is then read leaves the schedule, and
+// its firing is counted by the Pred computing p, of its block and innermost range
+// (ScheduledNode::elided): in a body, the values of one context are all present or all
+// absent, so the Switch (d, p) fires exactly when p is present, and the Pred, which the same
+// jumps skip, then fires. What every node computes and every count are unchanged; a block
+// runs fewer nodes. A range too short to be worth its check for its own sake is checked when
+// that lets a Switch leave (a check costs less than a Switch).
+class SwitchElision {
+ public:
+  // `waits`: per block, the scheduled call sites whose returns it waits for.
+  SwitchElision(Schedule& sc, Ranges& rg, const std::vector<std::vector<std::uint32_t>>& waits)
+      : sc_(sc), rg_(rg), waits_(waits) {}
+
+  void run() {
+    if (sc_.guards.empty()) return;
+    const std::uint32_t nn = static_cast<std::uint32_t>(sc_.nodes.size());
+    producer_.assign(sc_.num_slots, kNone);
+    block_.assign(nn, 0);
+    for (std::uint32_t q = 0; q < nn; ++q)
+      for (std::uint32_t k = 0; k < sc_.nodes[q].nout; ++k)
+        producer_[sc_.nodes[q].out + k] = q;
+    for (std::uint32_t bi = 0; bi < sc_.blocks.size(); ++bi)
+      for (std::uint32_t q = sc_.blocks[bi].first; q < sc_.blocks[bi].end; ++q)
+        block_[q] = bi;
+    // First with every range checked, to learn which short ones let a Switch leave; then
+    // with those and the long ones.
+    const std::vector<bool> worth = rg_.checked;
+    if (std::find(worth.begin(), worth.end(), false) != worth.end()) {
+      rg_.checked.assign(worth.size(), true);
+      std::vector<Step> log;
+      read_through(&log);
+      std::vector<std::uint32_t> extra;
+      const std::vector<bool> gone = leaving(extra);
+      rg_.checked = worth;
+      for (const Step& st : log)
+        if (gone[st.sw]) rg_.checked[st.range] = true;
+      for (std::size_t k = log.size(); k-- > 0;)
+        sc_.inputs[log[k].input] = log[k].from;
+    }
+    if (!read_through(nullptr)) return;
+    std::vector<std::uint32_t> extra;
+    const std::vector<bool> gone = leaving(extra);
+    for (std::uint32_t p = 0; p < nn; ++p) {
+      sc_.nodes[p].fires = static_cast<std::uint8_t>(sc_.nodes[p].fires + extra[p]);
+      sc_.nodes[p].elided = static_cast<std::uint8_t>(sc_.nodes[p].elided + extra[p]);
+    }
+    close_gaps(gone);
+  }
+
+ private:
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+  // (A block that waits for many returns, as an adjoint body's over thousands of inputs does,
+  // is not searched for them: linear in the body.)
+  static constexpr std::size_t kMaxWaits = 16;
+
+  // One read redirected past Switch `sw`, by range `range`: Schedule::inputs[input] was `from`.
+  struct Step {
+    std::uint32_t input, from, sw, range;
+  };
+
+  // The checked range by which output `side` of Switch q is d's token whenever node w (the
+  // reader, or a call site whose return the reader's block waits for) has run, or kNoGuard.
+  std::uint32_t known(std::uint32_t q, std::uint32_t side, std::uint32_t w) const {
+    const std::uint32_t x = rg_.checked_around(q);
+    if (x != kNoGuard && !(block_[q] == block_[w] && rg_.start[x] <= w && w < sc_.guards[x].end))
+      return kNoGuard;
+    return rg_.matching(sc_, w, sc_.inputs[sc_.nodes[q].in + 1], side);
+  }
+
+  // Redirects every read it can past its Switches; whether it did any.
+  bool read_through(std::vector<Step>* log) {
+    bool any = false;
+    const std::uint32_t nn = static_cast<std::uint32_t>(sc_.nodes.size());
+    for (std::uint32_t r = 0; r < nn; ++r) {
+      const ScheduledNode& reader = sc_.nodes[r];
+      const std::vector<std::uint32_t>& waits = waits_[block_[r]];
+      for (std::uint32_t i = 0; i < reader.nin; ++i) {
+        std::uint32_t& slot = sc_.inputs[reader.in + i];
+        for (std::uint32_t q = producer_[slot]; q != kNone && sc_.nodes[q].kind == NodeKind::Switch;
+             q = producer_[slot]) {
+          const std::uint32_t side = slot - sc_.nodes[q].out;
+          std::uint32_t by = known(q, side, r);
+          if (waits.size() <= kMaxWaits)
+            for (std::size_t k = 0; k < waits.size() && by == kNoGuard; ++k)
+              by = known(q, side, waits[k]);
+          if (by == kNoGuard) break;
+          if (log) log->push_back(Step{reader.in + i, slot, q, by});
+          slot = sc_.inputs[sc_.nodes[q].in];
+          any = true;
+        }
+      }
+    }
+    return any;
+  }
+
+  // The Switches no node reads any more (the checked ranges' predicates are read by the
+  // block), and per Pred the Switches it then counts (`extra`).
+  std::vector<bool> leaving(std::vector<std::uint32_t>& extra) const {
+    const std::uint32_t nn = static_cast<std::uint32_t>(sc_.nodes.size());
+    std::vector<std::uint32_t> readers(sc_.num_slots, 0);
+    for (const ScheduledNode& r : sc_.nodes)
+      for (std::uint32_t i = 0; i < r.nin; ++i)
+        ++readers[sc_.inputs[r.in + i]];
+    for (std::uint32_t x = 0; x < sc_.guards.size(); ++x)
+      if (rg_.checked[x]) ++readers[sc_.guards[x].pred];
+    std::vector<bool> gone(nn, false);
+    extra.assign(nn, 0);
+    for (std::uint32_t q = nn; q-- > 0;) {  // readers first: a Switch may read another
+      const ScheduledNode& sw = sc_.nodes[q];
+      if (sw.kind != NodeKind::Switch || readers[sw.out] != 0 || readers[sw.out + 1] != 0) continue;
+      const std::uint32_t p = producer_[sc_.inputs[sw.in + 1]];
+      if (p == kNone || sc_.nodes[p].kind != NodeKind::Pred || block_[p] != block_[q] ||
+          rg_.innermost_at[p] != rg_.innermost_at[q] || sc_.nodes[p].fires + extra[p] >= UINT8_MAX)
+        continue;
+      ++extra[p];
+      --readers[sc_.inputs[sw.in]];
+      --readers[sc_.inputs[sw.in + 1]];
+      gone[q] = true;
+    }
+    return gone;
+  }
+
+  // Removes the nodes `gone` from the schedule: its blocks and ranges shift with them.
+  void close_gaps(const std::vector<bool>& gone) {
+    const std::uint32_t nn = static_cast<std::uint32_t>(sc_.nodes.size());
+    std::vector<std::uint32_t> to(nn + 1, 0);  // where each old index lands
+    std::vector<ScheduledNode> kept;
+    std::vector<std::uint32_t> innermost;
+    for (std::uint32_t q = 0; q < nn; ++q) {
+      to[q] = static_cast<std::uint32_t>(kept.size());
+      if (gone[q]) continue;
+      kept.push_back(sc_.nodes[q]);
+      innermost.push_back(rg_.innermost_at[q]);
+    }
+    to[nn] = static_cast<std::uint32_t>(kept.size());
+    sc_.nodes = std::move(kept);
+    rg_.innermost_at = std::move(innermost);
+    for (Block& blk : sc_.blocks) {
+      blk.first = to[blk.first];
+      blk.end = to[blk.end];
+    }
+    for (std::uint32_t x = 0; x < sc_.guards.size(); ++x) {
+      rg_.start[x] = to[rg_.start[x]];
+      sc_.guards[x].end = to[sc_.guards[x].end];
+    }
+  }
+
+  Schedule& sc_;
+  Ranges& rg_;
+  const std::vector<std::vector<std::uint32_t>>& waits_;
+  std::vector<std::uint32_t> producer_;  // per slot: the scheduled node writing it
+  std::vector<std::uint32_t> block_;     // per scheduled node: its block
+};
+
 }  // namespace
 
 Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
@@ -447,8 +632,9 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
   auto node_of = [&](const Port& p) { return local(p.node); };
   auto slot = [&](const Port& p) { return slot_of[local(p.node)] + p.index; };
   // Per scheduled node: the innermost range it lies in; per range: where it starts, its parent.
-  std::vector<std::uint32_t> innermost_at, guard_start, guard_parent;
-  std::vector<std::uint32_t> member_index(n, 0);  // per local node: its index in its block
+  Ranges rg;
+  std::vector<std::uint32_t> site_node(nsites, kNone);  // per local site: its scheduled node
+  std::vector<std::uint32_t> member_index(n, 0);        // per local node: its index in its block
   // Constants folded into their reader (ScheduledNode::immediate): per constant whether it is,
   // per reader the input it reads it by.
   std::vector<bool> folded(n, false);
@@ -477,8 +663,8 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
         Guard gd;
         gd.pred = guards.keys[step.value].first;
         gd.side = guards.keys[step.value].second;
-        guard_parent.push_back(open.empty() ? kNoGuard : open.back());
-        guard_start.push_back(static_cast<std::uint32_t>(sc.nodes.size()));
+        rg.parent.push_back(open.empty() ? kNoGuard : open.back());
+        rg.start.push_back(static_cast<std::uint32_t>(sc.nodes.size()));
         open.push_back(static_cast<std::uint32_t>(sc.guards.size()));
         sc.guards.push_back(gd);
         continue;
@@ -541,7 +727,9 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
       if (is_source(node)) {
         ++blk.sources;
       } else {
-        innermost_at.push_back(open.empty() ? kNoGuard : open.back());
+        if (node.kind == NodeKind::Call)
+          site_node[g.sites[node.site].local] = static_cast<std::uint32_t>(sc.nodes.size());
+        rg.innermost_at.push_back(open.empty() ? kNoGuard : open.back());
         sc.nodes.push_back(s);
       }
     }
@@ -554,6 +742,21 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
     blk.pending = blk.merge ? 3 : static_cast<std::int32_t>(preds.size()) + (external ? 1 : 0);
     internal_check(blk.pending > 0, "a block of the graph has nothing to wait for");
   }
+  // A range of fewer than kMinRange nodes is not worth its check: its nodes write "absent"
+  // one by one, as without ranges (the thesis's primes has many such short sides: with every
+  // range checked it ran 2.5% more instructions than without ranges, and slower).
+  constexpr std::uint32_t kMinRange = 3;
+  for (std::uint32_t x = 0; x < sc.guards.size(); ++x)
+    rg.checked.push_back(sc.guards[x].end - rg.start[x] >= kMinRange);
+  // Per block, the call sites whose returns are among its events.
+  std::vector<std::vector<std::uint32_t>> waits(nblocks);
+  for (std::uint32_t set = 0; set < sets.size(); ++set) {
+    if (block_of_set[set] == UINT32_MAX) continue;
+    for (std::uint32_t e : sets[set])
+      if (e >= 1 && e <= nsites && site_node[e - 1] != kNone)
+        waits[block_of_set[set]].push_back(site_node[e - 1]);
+  }
+  SwitchElision(sc, rg, waits).run();
   for (std::uint32_t bi = 0; bi < nblocks; ++bi) {
     sc.blocks[bi].succ = static_cast<std::uint32_t>(sc.successors.size());
     for (Successor x : succ[bi]) {
@@ -574,15 +777,12 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
   for (std::uint32_t q = 0; q < sc.nodes.size(); ++q)
     for (std::uint32_t k = 0; k < sc.nodes[q].nout; ++k)
       producer[sc.nodes[q].out + k] = q;
-  // A range of fewer than kMinRange nodes is not worth its check: its nodes write "absent"
-  // one by one, as without ranges (the thesis's primes has many such short sides: with every
-  // range checked it ran 2.5% more instructions than without ranges, and slower).
-  // The others are chained at the node they start at, outermost (opened first) first.
-  constexpr std::uint32_t kMinRange = 3;
+  // The checked ranges are chained at the node they start at, outermost (opened first) first
+  // (a range whose nodes were all elided Switches has nothing left to skip).
   for (std::uint32_t x = static_cast<std::uint32_t>(sc.guards.size()); x-- > 0;) {
-    if (sc.guards[x].end - guard_start[x] < kMinRange) continue;
-    sc.guards[x].next = sc.nodes[guard_start[x]].guard;
-    sc.nodes[guard_start[x]].guard = x;
+    if (!rg.checked[x] || sc.guards[x].end == rg.start[x]) continue;
+    sc.guards[x].next = sc.nodes[rg.start[x]].guard;
+    sc.nodes[rg.start[x]].guard = x;
   }
   std::vector<std::vector<std::uint32_t>> exports(sc.guards.size());
   for (std::uint32_t r = 0; r < sc.nodes.size(); ++r) {
@@ -591,8 +791,8 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
       std::uint32_t slot_read = sc.inputs[reader.in + i];
       std::uint32_t q = producer[slot_read];
       if (q == UINT32_MAX) continue;
-      for (std::uint32_t x = innermost_at[q];
-           x != kNoGuard && !(guard_start[x] <= r && r < sc.guards[x].end); x = guard_parent[x])
+      for (std::uint32_t x = rg.innermost_at[q];
+           x != kNoGuard && !(rg.start[x] <= r && r < sc.guards[x].end); x = rg.parent[x])
         exports[x].push_back(slot_read);
     }
   }

@@ -59,9 +59,13 @@ struct ScheduledNode {
   OpKind op = OpKind::Neg;  // Op: its operator (the executor's fast path)
   // Const: none; Add, Op, Pred: the input folded from a constant, or kNoImmediate.
   std::uint8_t immediate = kNoImmediate;
-  // The node's firings when it fires: 2 with a folded constant. (Stored, though `immediate`
-  // says it: derived in the executor's loop, it cost 0.6% more instructions on tak, 1% on primes.)
+  // The node's firings when it fires: 2 with a folded constant, plus the Switches elided into
+  // it. (Stored, though `immediate` and `elided` say it: derived in the executor's loop, it
+  // cost 0.6% more instructions on tak, 1% on primes.)
   std::uint8_t fires = 1;
+  // Pred: the Switches on its output that left the schedule (schedule.cpp, SwitchElision),
+  // whose firings it counts with its own (they are in `fires`).
+  std::uint8_t elided = 0;
   std::uint16_t nin = 0, nout = 0;
   std::uint32_t in = 0;   // its input slots: Schedule::inputs[in .. in + nin)
   std::uint32_t out = 0;  // its output slots: out .. out + nout

@@ -172,30 +172,44 @@ TEST(GraphSchedule, UntakenSideIsOneRange) {
   Lowered l = lowered(kFib, {{"n", "3"}});
   graph::Schedule s = graph::make_schedule(l.g, l.g.bodies[1]);
   const graph::Block& entry = s.blocks[s.entry];
-  // fib's entry block: `n < 1.5`, its Switches, then each side of them contiguous: the
-  // constant 1, and n - 1, n - 2 with both call sites. The side with the calls is a range to
-  // jump over; the constant's side, one node, is too short to be worth its check.
+  // fib's entry block: `n < 1.5`, then each side of the conditional contiguous: the constant
+  // 1, and n - 1, n - 2 with both call sites. Each is a range to jump over: the side with the
+  // calls for its length, the constant's (one node) because checking it lets the Switch of the
+  // control token leave the schedule (SwitchElision); so does n's, which only the calls' side
+  // reads.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> r = guarded_ranges(s);
-  ASSERT_EQ(r.size(), 1u);
-  EXPECT_LE(entry.first, r[0].first);
-  EXPECT_LE(r[0].second, entry.end);
+  ASSERT_EQ(r.size(), 2u);
+  for (const graph::ScheduledNode& n : s.nodes)
+    EXPECT_NE(n.kind, graph::NodeKind::Switch);
+  const auto with_calls = r[0].second - r[0].first > 1 ? r[0] : r[1];
+  const auto constant = r[0].second - r[0].first > 1 ? r[1] : r[0];
+  for (const auto& [a0, a1] : r) {
+    EXPECT_LE(entry.first, a0);
+    EXPECT_LE(a1, entry.end);
+  }
   std::uint32_t calls = 0;
-  for (std::uint32_t q = r[0].first; q < r[0].second; ++q)
+  for (std::uint32_t q = with_calls.first; q < with_calls.second; ++q)
     calls += s.nodes[q].kind == graph::NodeKind::Call ? 1 : 0;
   EXPECT_EQ(calls, 2u);
-  // Nothing outside reads its nodes' outputs (the calls' results come back to the Returns).
-  const graph::Guard& gd = s.guards[s.nodes[r[0].first].guard];
+  ASSERT_EQ(constant.second - constant.first, 1u);
+  EXPECT_EQ(s.nodes[constant.first].kind, graph::NodeKind::Const);
+  // Nothing outside reads the calls' side (their results come back to the Returns); the
+  // Merge, in its own block, reads the constant.
+  const graph::Guard& gd = s.guards[s.nodes[with_calls.first].guard];
   EXPECT_EQ(gd.exports_end - gd.exports, 0u);
+  const graph::Guard& gc = s.guards[s.nodes[constant.first].guard];
+  EXPECT_EQ(gc.exports_end - gc.exports, 1u);
 }
 
 TEST(GraphSchedule, NestedConditionalsAreNestedRanges) {
   Lowered l = lowered(kAck, {{"m", "2"}, {"n", "3"}});
   graph::Schedule s = graph::make_schedule(l.g, l.g.bodies[1]);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> r = guarded_ranges(s);
-  // ack: `if m < 0.5 then .. else if n < 0.5 then .. else ..`: the else side of the outer
-  // conditional (its then side, `n + 1`, is two nodes: too short to be worth a check), and in
-  // it the two sides of the inner one.
-  ASSERT_EQ(r.size(), 3u);
+  // ack: `if m < 0.5 then .. else if n < 0.5 then .. else ..`: the two sides of the outer
+  // conditional (its then side, `n + 1`, is one node, the constant folded into it: checked
+  // because that lets two Switches leave the schedule), and in the else side the two sides of
+  // the inner one.
+  ASSERT_EQ(r.size(), 4u);
   int nested = 0;
   for (const auto& [a0, a1] : r)
     for (const auto& [b0, b1] : r)
@@ -212,11 +226,50 @@ TEST(GraphSchedule, NestedConditionalsAreNestedRanges) {
   }
 }
 
+TEST(GraphSchedule, SwitchesReadThroughInCheckedRangesLeaveTheSchedule) {
+  // tak: `if y < x - 0.5 then tak(tak(..), tak(..), tak(..)) else z`. The then side is a
+  // checked range of the entry block, whose nodes read x, y and the control token through
+  // their Switches; the outer call, in the block of the inner calls' returns, reads the
+  // control token too, and runs only if they were made. Those three Switches leave the
+  // schedule. z's stays: the Merge, in a block of its own, reads its else output. The
+  // predicate counts the three with its own firing.
+  Lowered l = lowered(kTak, {{"x", "12"}, {"y", "8"}, {"z", "4"}});
+  const graph::Body& tak = l.g.bodies[1];
+  graph::Schedule s = graph::make_schedule(l.g, tak);
+  std::uint32_t in_graph = 0, scheduled = 0, elided = 0;
+  for (graph::NodeId id = tak.first; id < tak.first + tak.nodes.size(); ++id)
+    in_graph += l.g.nodes[id].kind == graph::NodeKind::Switch ? 1 : 0;
+  for (const graph::ScheduledNode& n : s.nodes) {
+    scheduled += n.kind == graph::NodeKind::Switch ? 1 : 0;
+    if (n.kind == graph::NodeKind::Pred) {
+      elided += n.elided;
+      EXPECT_EQ(n.fires, 1 + n.elided + (n.immediate == graph::kNoImmediate ? 0 : 1));
+    }
+  }
+  EXPECT_EQ(in_graph, 4u);
+  EXPECT_EQ(scheduled, 1u);
+  EXPECT_EQ(elided, 3u);
+  // Without ranges (propagated deadness) every Switch runs.
+  graph::Schedule p = graph::make_schedule(l.g, tak, /*with_guards=*/false);
+  scheduled = 0;
+  for (const graph::ScheduledNode& n : p.nodes)
+    scheduled += n.kind == graph::NodeKind::Switch ? 1 : 0;
+  EXPECT_EQ(scheduled, 4u);
+  // The same result and the same tokens but the dead ones, either way.
+  graph::GraphStats se, sp;
+  EXPECT_EQ(run_graph(kTak, {{"x", "12"}, {"y", "8"}, {"z", "4"}}, options(), &se), "5");
+  EXPECT_EQ(run_graph(kTak, {{"x", "12"}, {"y", "8"}, {"z", "4"}},
+                      options(graph::Engine::Static, 1, graph::Deadness::Propagate), &sp),
+            "5");
+  EXPECT_EQ(se.tokens, sp.tokens - sp.dead_tokens);
+}
+
 TEST(GraphSchedule, DeeplyNestedConditionalsAreNestedRanges) {
-  // `if x < 0.5 then x * 0 else if x < 1.5 then x * 1 else ...`, 300 deep: each else side is
-  // a range holding the next conditional (the then sides, and the last else, are two nodes:
-  // too short for a range); the layout is iterative and linear in the block (4000 deep takes
-  // milliseconds).
+  // `if x < 0.5 then x * 0 else if x < 1.5 then x * 1 else ...`, 300 deep: each side of each
+  // conditional is a range, each else side holding the next conditional (the then sides, and
+  // the last else, are one node each, too short for a range for their own sake, but checking
+  // them lets the Switches of x leave the schedule: SwitchElision); the layout is iterative and
+  // linear in the block (4000 deep takes milliseconds).
   const int depth = 300;
   std::string body;
   for (int i = 0; i < depth; ++i)
@@ -226,7 +279,7 @@ TEST(GraphSchedule, DeeplyNestedConditionalsAreNestedRanges) {
   Lowered l = lowered(program, {{"x", "0.2"}});
   graph::Schedule s = graph::make_schedule(l.g, l.g.bodies[1]);
   std::vector<std::pair<std::uint32_t, std::uint32_t>> r = guarded_ranges(s);
-  ASSERT_EQ(r.size(), depth - 1u);
+  ASSERT_EQ(r.size(), 2u * depth);
   // The ranges with the most ranges inside: the else side of the outermost conditional.
   std::size_t deepest = 0;
   for (const auto& [a0, a1] : r) {
@@ -235,7 +288,7 @@ TEST(GraphSchedule, DeeplyNestedConditionalsAreNestedRanges) {
       inside += (a0 <= b0 && b1 <= a1 && (a0 != b0 || a1 != b1)) ? 1 : 0;
     deepest = std::max(deepest, inside);
   }
-  EXPECT_EQ(deepest, depth - 2u);
+  EXPECT_EQ(deepest, 2u * (depth - 1u));
   for (const char* x : {"0.2", "7", "299.7", "1000"}) {
     graph::GraphOptions elide = options(), propagate = options();
     propagate.deadness = graph::Deadness::Propagate;
