@@ -903,7 +903,7 @@ class Executor {
           }
           break;
         case NodeKind::Op:
-          if (fire_arithmetic(w, slots, n, in)) continue;
+          if (fire_arithmetic(w, slots, n, in, o_.eval.predicates)) continue;
           break;
         case NodeKind::Pred:
           if (slots[in[0]].state == State::Live && slots[in[1]].state == State::Live) {
@@ -1017,26 +1017,38 @@ class Executor {
     }
   }
 
-  // The operators without a domain restriction, on live inputs with the result in range:
-  // the definitions' primals, as the compiled evaluator applies them.
+  // The common operators on live inputs inside their domain, with the result in range: the
+  // definitions' primals and domains, as the compiled evaluator applies them (op_eval.hpp).
   static bool fire_arithmetic(Worker& w, Token* slots, const ScheduledNode& n,
-                              const std::uint32_t* in) {
+                              const std::uint32_t* in, PredicateMode mode) {
     double r;
     switch (n.op) {
-      case OpKind::Neg: {
+      case OpKind::Neg:
+      case OpKind::Floor: {
         if (slots[in[0]].state != State::Live) return false;
         const double x = value_in(n, slots, in, 0);
-        operators::Neg::primal(&x, &r, 0);
+        if (n.op == OpKind::Neg) {
+          operators::Neg::primal(&x, &r, 0);
+        } else {
+          if (op_eval_detail::outside_domain(operators::Floor::definition.domain, &x, mode))
+            return false;
+          operators::Floor::primal(&x, &r, 0);
+        }
         break;
       }
       case OpKind::Sub:
-      case OpKind::Mul: {
+      case OpKind::Mul:
+      case OpKind::Div: {
         if (slots[in[0]].state != State::Live || slots[in[1]].state != State::Live) return false;
         double x[2] = {value_in(n, slots, in, 0), value_in(n, slots, in, 1)};
         if (n.op == OpKind::Sub) {
           operators::Sub::primal(x, &r, 0);
-        } else {
+        } else if (n.op == OpKind::Mul) {
           operators::Mul::primal(x, &r, 0);
+        } else {
+          if (op_eval_detail::outside_domain(operators::Div::definition.domain, x, mode))
+            return false;
+          operators::Div::primal(x, &r, 0);
         }
         break;
       }
