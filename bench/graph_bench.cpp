@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
       {"fib(27)", dir + "fib.ad", {"n=27"}},
       {"ack(3,3)", dir + "ack.ad", {"m=3", "n=3"}},
       {"ack(3,5)", dir + "ack.ad", {"m=3", "n=5"}},
+      {"ack(3,7)", dir + "ack.ad", {"m=3", "n=7"}},
       {"tak(24,16,8)", dir + "tak.ad", {"x=24", "y=16", "z=8"}},
       {"primes(7500)", dir + "primes.ad", {"n=7500"}, true},
   };
