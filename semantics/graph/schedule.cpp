@@ -531,10 +531,12 @@ void compact_slots(Schedule& sc) {
     if (x.merge_inputs != 0)
       for (std::uint32_t& m : x.merge_slots)
         read(m);
-  // (A range left without a check never has its predicate read.)
+  // (A range left without a check never has its predicate read: kNone if it left.)
+  for (Guard& gd : sc.guards)
+    gd.pred = to[gd.pred];
   for (std::uint32_t q = 0; q < sc.nodes.size(); ++q)
     for (std::uint32_t x = sc.nodes[q].guard; x != kNoGuard; x = sc.guards[x].next)
-      read(sc.guards[x].pred);
+      internal_check(sc.guards[x].pred != kNone, "a checked range's predicate has no slot");
   sc.num_slots = kept;
 }
 
