@@ -35,6 +35,7 @@ namespace {
 struct Bottom {
   Undefined error;
   std::vector<std::uint32_t> key;
+  bool budget = false;  // a call refused because --timeout or --max-memory ran out
 };
 
 // Absent: no token at all. Inside a block, the nodes on the untaken side of a Switch (under
@@ -206,7 +207,17 @@ class Executor {
     run_workers(root);
     internal_check(live_of(root) == 0, "work is left in the main frame after termination");
     free_frame(w0, root);
-    if (budget_failure_) std::rethrow_exception(budget_failure_);
+    if (budget_failure_) {
+      // The budget ran out while the graph pursued a call that sequential evaluation would
+      // never have made: an undefinedness before every refused call (in evaluation order, as
+      // the result's earliest bottom says) is the program's, as it is without the budget.
+      const Bottom* first = nullptr;
+      for (std::size_t i = 0; i < results_.size(); ++i)
+        if (result_set_[i] != 0 && results_[i].state == State::Bottom)
+          first = earlier(first, results_[i].bottom);
+      if (first && !first->budget) throw first->error;
+      std::rethrow_exception(budget_failure_);
+    }
     if (stats) *stats = collect_stats();
     // Termination is detected: nothing is left anywhere. Every output must have arrived.
     const Bottom* bottom = nullptr;
@@ -282,7 +293,6 @@ class Executor {
   // A budget exhausted during the run (over_budget): rethrown when the run has unwound.
   std::atomic<bool> budget_failed_{false};
   std::exception_ptr budget_failure_;
-  const Bottom* budget_bottom_ = nullptr;
   const Bottom* frames_bottom_ = nullptr;
   alignas(64) Shared<std::int64_t> fuel_pool_{0};
   std::atomic<int> fuel_moving_{0};  // Threaded: fuel taken from one place, not yet in another
@@ -492,8 +502,8 @@ class Executor {
     return key;
   }
 
-  const Bottom* make_bottom(const F* f, std::uint32_t pos, Undefined e) {
-    auto b = std::make_unique<Bottom>(Bottom{std::move(e), key_at(f, pos)});
+  const Bottom* make_bottom(const F* f, std::uint32_t pos, Undefined e, bool budget = false) {
+    auto b = std::make_unique<Bottom>(Bottom{std::move(e), key_at(f, pos), budget});
     const Bottom* p = b.get();
     std::lock_guard<std::mutex> l(mu_);
     bottoms_.push_back(std::move(b));
@@ -1359,12 +1369,10 @@ class Executor {
 
   // --timeout and --max-memory (docs/robustness.md), polled at each call: once a budget is
   // exhausted, this call and every later one are refused, so that the run unwinds and frees
-  // what it holds (graph-dynamic's body copies among it), and run() then reports the budget.
+  // what it holds (graph-dynamic's body copies among it), and run() then reports the budget,
+  // or an undefinedness that comes before every refused call.
   const Bottom* over_budget(const F* f, const CallSite& s) {
-    if (budget_failed_.load(std::memory_order_acquire)) {
-      std::lock_guard<std::mutex> l(mu_);
-      return budget_bottom_;
-    }
+    if (budget_failed_.load(std::memory_order_acquire)) return refused(f, s.pos, s.loc);
     try {
       check_resources();
       return nullptr;
@@ -1373,18 +1381,25 @@ class Executor {
     }
   }
 
-  // Records the BudgetExceeded being handled; the bottom every refused call returns.
+  // Records the BudgetExceeded being handled; the refusal of the call at `pos`.
   const Bottom* budget_exhausted(const F* f, std::uint32_t pos, SourceLoc loc) {
     std::exception_ptr e = std::current_exception();
-    const Bottom* b = make_bottom(
-        f, pos, Undefined(UndefinedKind::Depth, loc, "a resource budget is exhausted", {}));
-    std::lock_guard<std::mutex> l(mu_);
-    if (!budget_failure_) {
-      budget_failure_ = e;
-      budget_bottom_ = b;
-      budget_failed_.store(true, std::memory_order_release);
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      if (!budget_failure_) {
+        budget_failure_ = e;
+        budget_failed_.store(true, std::memory_order_release);
+      }
     }
-    return budget_bottom_;
+    return refused(f, pos, loc);
+  }
+
+  // A call at `pos` of frame f refused by the budget: a bottom with its own place in
+  // evaluation order, so that run() can tell whether an undefinedness comes before it.
+  const Bottom* refused(const F* f, std::uint32_t pos, SourceLoc loc) {
+    return make_bottom(f, pos,
+                       Undefined(UndefinedKind::Depth, loc, "a resource budget is exhausted", {}),
+                       /*budget=*/true);
   }
 
   // The Returns of site s in frame f receive `bottom`.

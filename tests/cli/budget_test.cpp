@@ -151,6 +151,29 @@ TEST(Budgets, GraphEnginesHonourTheBudgets) {
   EXPECT_LT(r.peak_bytes, std::uint64_t(500) << 20);  // the watchdog would stop it at 712 MiB
 }
 
+TEST(Budgets, GraphReportsAnUndefinednessBeforeEveryCallTheBudgetRefused) {
+  // The graph makes q(x - 1) although floor(x) before it is undefined; the memory budget stops
+  // the endless recursion, and the report is floor's, as the sequential evaluators give it.
+  for (const std::vector<std::string>& engine :
+       {std::vector<std::string>{"--engine", "compiled"},
+        std::vector<std::string>{"--engine", "graph"},
+        std::vector<std::string>{"--engine", "graph-dynamic"},
+        std::vector<std::string>{"--engine", "graph", "--threads", "2"}}) {
+    SCOPED_TRACE(engine.size() > 2 ? "graph --threads 2" : engine[1]);
+    std::vector<std::string> args = {"run",          program("undefined_before_endless_call.ad"),
+                                     "--env",        "x=1e300",
+                                     "--fuel",       "100000000000000",
+                                     "--max-frames", "1000000000",
+                                     "--max-memory", "200M"};
+    args.insert(args.end(), engine.begin(), engine.end());
+    ProcessResult r = adlang(args);
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("floor(x) is undefined at x = 1e+300"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(":5:40:"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("exhausted"), std::string::npos) << r.err;
+  }
+}
+
 TEST(Budgets, BadBudgetsAreUsageErrors) {
   for (const char* bad : {"abc", "12Q", "-5M", "150%"}) {
     ProcessResult r = adlang({"run", program("grad_loop.ad"), "--env", "x=1", "--max-memory", bad});
