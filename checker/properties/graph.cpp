@@ -144,11 +144,12 @@ Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type
       {"dynamic graph, 4 threads, dead tokens propagated", Engine::Dynamic, 4,
        Deadness::Propagate}};
   graph::GraphStats elided, propagated;  // of the two static runs at 1 thread
-  for (std::size_t k = 0; k < std::size(variants); ++k) {
-    const Variant& v = variants[k];
+  for (const Variant& v : variants) {
     if (v.threads > 1 && !kThreadsAvailable) continue;  // the playground (lang/threads.hpp)
-    Run r = run_variant(v, g, term, values, eo, &graph::run_graph,
-                        k == 0 ? &elided : (k == 2 ? &propagated : nullptr));
+    graph::GraphStats* stats = nullptr;
+    if (v.engine == Engine::Static && v.threads == 1)
+      stats = v.deadness == Deadness::Elide ? &elided : &propagated;
+    Run r = run_variant(v, g, term, values, eo, &graph::run_graph, stats);
     bool agree = compiled.defined ? (r.defined && numerics::identical(r.value, compiled.value))
                                   : (!r.defined && r.kind == compiled.kind);
     if (!agree) {

@@ -207,19 +207,9 @@ class Executor {
     run_workers(root);
     internal_check(live_of(root) == 0, "work is left in the main frame after termination");
     free_frame(w0, root);
-    if (budget_failure_) {
-      // The budget ran out while the graph pursued a call that sequential evaluation would
-      // never have made: an undefinedness before every refused call (in evaluation order, as
-      // the result's earliest bottom says) is the program's, as it is without the budget.
-      const Bottom* first = nullptr;
-      for (std::size_t i = 0; i < results_.size(); ++i)
-        if (result_set_[i] != 0 && results_[i].state == State::Bottom)
-          first = earlier(first, results_[i].bottom);
-      if (first && !first->budget) throw first->error;
-      std::rethrow_exception(budget_failure_);
-    }
     if (stats) *stats = collect_stats();
-    // Termination is detected: nothing is left anywhere. Every output must have arrived.
+    // Termination is detected: nothing is left anywhere. Every output must have arrived (a
+    // call refused by an exhausted budget returns a bottom, so also then).
     const Bottom* bottom = nullptr;
     Value<double> out;
     for (std::size_t i = 0; i < results_.size(); ++i) {
@@ -230,6 +220,10 @@ class Executor {
       if (t.state == State::Bottom) bottom = earlier(bottom, t.bottom);
       if (t.state == State::Live) out.push_back(t.value);
     }
+    // A budget that ran out while the graph pursued a call that sequential evaluation would
+    // never have made: an undefinedness before every refused call (the result's earliest
+    // bottom, in evaluation order) is the program's, as it is without the budget.
+    if (budget_failure_ && (!bottom || bottom->budget)) std::rethrow_exception(budget_failure_);
     if (bottom) throw bottom->error;
     if (g_.result_type.size() == 0) out.clear();
     return out;
