@@ -116,23 +116,21 @@ static_assert(std::is_trivially_destructible_v<TagNode>);
 
 // One activation of a body: the tag t/i of its tokens is this frame, whose parent is t and
 // whose call site is i. `live` counts what keeps it alive: one until its outputs have all been
-// sent, plus its blocks that are ready or running, plus its live child frames.
-template <bool Threaded>
+// sent, plus its blocks that are ready or running, plus its live child frames. Its counts are
+// plain integers; a threaded executor changes those of a frame that another worker may touch
+// through std::atomic_ref (Executor::dec), and makes the others as cheaply as one thread does.
 struct Frame {
-  template <class T>
-  using Shared = std::conditional_t<Threaded, std::atomic<T>, T>;
-
   Frame* parent;
   std::uint32_t body;
   std::uint32_t site;   // global index of the call site (UINT32_MAX for the main frame)
   std::uint32_t local;  // the call site's index among the parent body's sites (CallSite::local)
-  Shared<std::int64_t> live;
-  Shared<std::int32_t> exits_pending;  // outputs not yet sent
-  Shared<bool> returned;               // every output sent: the parent may be gone
-  Shared<bool> shared;                 // Threaded: another worker may touch its counts
-  const Schedule* code;                // the body (Dynamic: this activation's own copy)
-  Shared<std::int32_t>* pending;       // per block: signals still missing
-  Token* slots;                        // output slots of the body's nodes
+  std::int64_t live;
+  std::int32_t exits_pending;  // outputs not yet sent
+  bool returned;               // every output sent: the parent may be gone
+  bool shared;                 // threaded: another worker may touch its counts
+  const Schedule* code;        // the body (Dynamic: this activation's own copy)
+  std::int32_t* pending;       // per block: signals still missing
+  Token* slots;                // output slots of the body's nodes
   TagNode* tag;  // its tag in the store, or null (no reverse mode); a root is the frame's own
 };
 
@@ -140,7 +138,7 @@ struct Frame {
 
 template <bool Threaded>
 class Executor {
-  using F = Frame<Threaded>;
+  using F = Frame;
   template <class T>
   using Shared = std::conditional_t<Threaded, std::atomic<T>, T>;
 
@@ -163,7 +161,7 @@ class Executor {
       const Schedule& sc = schedules_.back();
       Shape sh;
       // Layout: the frame, its pending counts, its slots (16-byte aligned).
-      sh.slots_at = sizeof(F) + sizeof(Shared<std::int32_t>) * sc.blocks.size();
+      sh.slots_at = sizeof(F) + sizeof(std::int32_t) * sc.blocks.size();
       sh.slots_at = (sh.slots_at + 15) / 16 * 16;
       sh.size = sh.slots_at + sizeof(Token) * sc.num_slots;
       sh.uses_store = b.uses_store;
@@ -188,9 +186,9 @@ class Executor {
     // per page and its zeroing, which dominated deep recursions, as it does for the tape.
     for (auto& w : workers_)
       for (MappedRegions::Region r : w->chunk.chunks)
-        MappedRegions::here().give(r);
+        regions_.give(r);
     for (MappedRegions::Region r : store_chunk_.chunks)
-      MappedRegions::here().give(r);
+      regions_.give(r);
   }
 
   Value<double> run(const std::vector<Value<double>>& inputs, GraphStats* stats) {
@@ -252,6 +250,7 @@ class Executor {
     std::int64_t holds = 0;
     std::uint64_t tokens = 0, dead = 0, frames = 0, copies = 0;
     std::int64_t frames_delta = 0;  // frames made minus freed, not yet published
+    std::int64_t frames_seen = 0;   // the shared count when this worker last saw it
     // Per body, the frames freed for reuse: a list through each frame's first word.
     std::vector<void*> free_frames;
     Chunks chunk;
@@ -294,7 +293,11 @@ class Executor {
   Shared<std::int64_t> peak_frames_{0};
   alignas(64) std::atomic<bool> done_{false};
   std::atomic<unsigned> idle_{0};
-  std::mutex store_mu_;                 // Threaded: the store
+  std::mutex store_mu_;  // Threaded: the store
+  // The regions of the thread that runs the executor: its workers' threads, made per run,
+  // take their chunks from them too, so that they reuse memory earlier runs touched.
+  MappedRegions& regions_ = MappedRegions::here();
+  std::mutex regions_mu_;               // Threaded: regions_
   std::unordered_set<TagNode*> roots_;  // the tries of tags that frames own
   std::vector<TagNode*> free_tags_;     // tags freed, for reuse
   Chunks store_chunk_;                  // the memory tags are carved from
@@ -316,46 +319,40 @@ class Executor {
   // ---- counts ----
 
   template <class T>
-  static T dec(const F* f, Shared<T>& c, T n) {
+  static T dec(const F* f, T& c, T n) {
     if constexpr (Threaded) {
-      if (!f->shared.load(std::memory_order_relaxed)) {
-        T v = c.load(std::memory_order_relaxed) - n;
-        c.store(v, std::memory_order_relaxed);
-        return v;
-      }
-      return c.fetch_sub(n, std::memory_order_acq_rel) - n;
-    } else {
-      return c -= n;
+      if (flag(f->shared)) return std::atomic_ref<T>(c).fetch_sub(n, std::memory_order_acq_rel) - n;
     }
+    return c -= n;
   }
   template <class T>
-  static void inc(const F* f, Shared<T>& c, T n) {
+  static void inc(const F* f, T& c, T n) {
     if constexpr (Threaded) {
-      if (!f->shared.load(std::memory_order_relaxed)) {
-        c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+      if (flag(f->shared)) {
+        std::atomic_ref<T>(c).fetch_add(n, std::memory_order_relaxed);
         return;
       }
-      c.fetch_add(n, std::memory_order_relaxed);
-    } else {
-      c += n;
     }
+    c += n;
   }
   template <class T>
-  static void set(Shared<T>& c, T v) {
+  static void set(T& c, T v) {
     if constexpr (Threaded) {
-      c.store(v, std::memory_order_relaxed);
+      std::atomic_ref<T>(c).store(v, std::memory_order_relaxed);
     } else {
       c = v;
     }
   }
   template <class T>
-  static T get(const Shared<T>& c) {
+  static T get(const T& c) {
     if constexpr (Threaded) {
-      return c.load(std::memory_order_relaxed);
+      return std::atomic_ref<T>(const_cast<T&>(c)).load(std::memory_order_relaxed);
     } else {
       return c;
     }
   }
+  // A frame's flag that another worker may write (shared, returned).
+  static bool flag(const bool& b) { return get<bool>(b); }
   static std::int64_t live_of(const F* f) { return get<std::int64_t>(f->live); }
 
   // Drops n from f's count; frees f when it reaches zero (its hold on its parent ended with
@@ -370,8 +367,8 @@ class Executor {
   }
 
   // Frames are published to the shared count in batches with several threads (a count
-  // touched by every call on both cores costs more than the call); the peak and the
-  // --max-frames budget are then exact to within kFrameBatch frames per worker.
+  // touched by every call on both cores costs more than the call); the peak is then exact to
+  // within kFrameBatch frames per worker (the budget: frame_allowed).
   void frames_changed(Worker& w, std::int64_t d) {
     w.frames_delta += d;
     if (std::abs(w.frames_delta) < kFrameBatch) return;
@@ -388,14 +385,22 @@ class Executor {
       now = live_frames_ += w.frames_delta;
       if (now > peak_frames_) peak_frames_ = now;
     }
+    w.frames_seen = now;
     w.frames_delta = 0;
   }
-  std::int64_t frames_live(const Worker& w) const {
+  // Whether one more frame stays within --max-frames. With several threads a worker decides
+  // from the shared count as it saw it when it last published (reading a count that the other
+  // workers write, at every call, cost 8% of tak's time at 2 threads), and reads it afresh
+  // before it refuses: a refusal is as exact as the published count, and a stale view lets a
+  // worker make at most a batch more (each batch it publishes refreshes its view), so the live
+  // frames exceed the budget by fewer than 2 * kFrameBatch per worker (docs/graph.md).
+  bool frame_allowed(Worker& w) {
+    if (w.frames_seen + w.frames_delta < max_frames_) return true;
     if constexpr (Threaded) {
-      return live_frames_.load(std::memory_order_relaxed) + w.frames_delta;
-    } else {
-      return live_frames_ + w.frames_delta;
+      w.frames_seen = live_frames_.load(std::memory_order_relaxed);
+      return w.frames_seen + w.frames_delta < max_frames_;
     }
+    return false;
   }
 
   // ---- frames ----
@@ -404,14 +409,13 @@ class Executor {
   // the commands' worker thread, whose malloc arena grows by mprotect).
   // Frames take whole cache lines (align 64: no false sharing between workers); tags, which
   // only the store's lock holder touches, are packed (align 8).
-  static void* carve(Chunks& c, std::size_t size, std::size_t align = 64) {
+  void* carve(Chunks& c, std::size_t size, std::size_t align = 64) {
     size = (size + align - 1) & ~(align - 1);
     if (size > c.left) {
       // Chunks of at least 8 MiB in transparent huge pages (MappedRegions): first touches of
       // fresh memory (page faults) dominate deep recursions, and a huge page takes one fault
       // per 2 MiB; regions kept from earlier runs take none.
-      MappedRegions::Region r =
-          MappedRegions::here().take(std::max<std::size_t>(size, std::size_t(8) << 20));
+      MappedRegions::Region r = take_region(std::max<std::size_t>(size, std::size_t(8) << 20));
       c.chunks.push_back(r);
       c.at = static_cast<char*>(r.at);
       internal_check(std::uint64_t(reinterpret_cast<std::uintptr_t>(c.at)) + r.bytes <
@@ -423,6 +427,14 @@ class Executor {
     c.at += size;
     c.left -= size;
     return p;
+  }
+
+  MappedRegions::Region take_region(std::size_t bytes) {
+    if constexpr (Threaded) {
+      std::lock_guard<std::mutex> l(regions_mu_);
+      return regions_.take(bytes);
+    }
+    return regions_.take(bytes);
   }
 
   // A frame of `body` called from `site` (`cs`: its CallSite), or the main frame (UINT32_MAX,
@@ -437,7 +449,7 @@ class Executor {
       mem = carve(w.chunk, sh.size);
     }
     char* p = static_cast<char*>(mem);
-    F* f = new (p) F;
+    F* f = new (p) F{};
     f->parent = parent;
     f->body = body;
     f->site = site;
@@ -454,14 +466,9 @@ class Executor {
     } else if (sh.uses_store) {
       f->tag = new_tag(nullptr, 0);
     }
-    f->pending = reinterpret_cast<Shared<std::int32_t>*>(p + sizeof(F));
+    f->pending = reinterpret_cast<std::int32_t*>(p + sizeof(F));
     f->slots = reinterpret_cast<Token*>(p + sh.slots_at);
-    if constexpr (Threaded) {
-      for (std::size_t i = 0; i < sh.pending.size(); ++i)
-        new (&f->pending[i]) Shared<std::int32_t>(sh.pending[i]);
-    } else {
-      std::copy(sh.pending.begin(), sh.pending.end(), f->pending);
-    }
+    std::copy(sh.pending.begin(), sh.pending.end(), f->pending);
     if (dynamic_ && parent) {
       // TensorFlow's dynamic approach: the call instantiates a copy of the callee's body.
       f->code = new Schedule(s);
@@ -750,20 +757,22 @@ class Executor {
         run_block(w0, item_frame(x), item_block(x));
     } else {
       signal(w0, root, schedules_[g_.main].entry, 1);
-      std::vector<std::thread> threads;
       std::exception_ptr failure;
       std::mutex failure_mu;
-      for (std::size_t i = 0; i < workers_.size(); ++i) {
-        threads.emplace_back([this, i, &failure, &failure_mu] {
-          try {
-            run_parallel(i);
-          } catch (...) {
-            std::lock_guard<std::mutex> l(failure_mu);
-            if (!failure) failure = std::current_exception();
-            done_ = true;
-          }
-        });
-      }
+      auto work = [this, &failure, &failure_mu](std::size_t i) {
+        try {
+          run_parallel(i);
+        } catch (...) {
+          std::lock_guard<std::mutex> l(failure_mu);
+          if (!failure) failure = std::current_exception();
+          done_ = true;
+        }
+      };
+      // Worker 0 is the calling thread (a thread fewer to start per run).
+      std::vector<std::thread> threads;
+      for (std::size_t i = 1; i < workers_.size(); ++i)
+        threads.emplace_back(work, i);
+      work(0);
       for (std::thread& t : threads)
         t.join();
       if (failure) std::rethrow_exception(failure);
@@ -832,9 +841,9 @@ class Executor {
     // by the thief: their counts become atomic from now on. Those not yet shared are this
     // worker's (only the worker that made a frame touches it until it is shared).
     if (x != 0)
-      for (F* g = item_frame(x); g && !g->shared.load(std::memory_order_relaxed); g = g->parent) {
-        g->shared.store(true, std::memory_order_relaxed);
-        if (g->returned.load(std::memory_order_relaxed)) break;
+      for (F* g = item_frame(x); g && !flag(g->shared); g = g->parent) {
+        set<bool>(g->shared, true);
+        if (flag(g->returned)) break;
       }
     workers_[thief]->transfer.store(x, std::memory_order_release);
   }
@@ -1357,7 +1366,7 @@ class Executor {
     if (const Bottom* b = over_budget(f, s)) return b;
     if (s.charges_fuel && !take_fuel(w)) return fuel_exhausted(f, s);
     // The frame is not made yet: it would be one more.
-    if (frames_live(w) >= max_frames_) return frames_exhausted(f, s);
+    if (!frame_allowed(w)) return frames_exhausted(f, s);
     return nullptr;
   }
 
