@@ -449,7 +449,7 @@ class Executor {
       mem = carve(w.chunk, sh.size);
     }
     char* p = static_cast<char*>(mem);
-    F* f = new (p) F{};
+    F* f = new (p) F;
     f->parent = parent;
     f->body = body;
     f->site = site;
