@@ -134,6 +134,15 @@ struct Frame {
   TagNode* tag;  // its tag in the store, or null (no reverse mode); a root is the frame's own
 };
 
+// The regions graph executors of this thread take their frames' and tags' chunks from (their
+// workers' threads too, under the executor's lock). They are not MappedRegions::here(), which
+// the tape of a host Rd node's evaluation takes from, without a lock, on worker 0: the calling
+// thread.
+MappedRegions& graph_regions() {
+  thread_local MappedRegions regions;
+  return regions;
+}
+
 // ---- the executor ----------------------------------------------------------------------
 
 template <bool Threaded>
@@ -294,9 +303,9 @@ class Executor {
   alignas(64) std::atomic<bool> done_{false};
   std::atomic<unsigned> idle_{0};
   std::mutex store_mu_;  // Threaded: the store
-  // The regions of the thread that runs the executor: its workers' threads, made per run,
-  // take their chunks from them too, so that they reuse memory earlier runs touched.
-  MappedRegions& regions_ = MappedRegions::here();
+  // The graph's regions of the thread that runs the executor: its workers' threads, made per
+  // run, take their chunks from them too, so that they reuse memory earlier runs touched.
+  MappedRegions& regions_ = graph_regions();
   std::mutex regions_mu_;               // Threaded: regions_
   std::unordered_set<TagNode*> roots_;  // the tries of tags that frames own
   std::vector<TagNode*> free_tags_;     // tags freed, for reuse
