@@ -942,6 +942,10 @@ class Executor {
           fire_switch(w, slots, n, in);
           continue;
         case NodeKind::Merge:
+          if (n.side != kNoSide) {
+            fire_tail(w, f, n, in);
+            continue;
+          }
           fire_merge(w, slots, n, in);
           continue;
         case NodeKind::Call:
@@ -1262,6 +1266,19 @@ class Executor {
       return;
     }
     slots[n.out] = slots[in[p.value != 0 ? 0 : 1]];
+  }
+
+  // A folded tail (schedule.hpp, ScheduledNode::side): the Merge on the body's output and its
+  // Exit, on the Merge's side `side` only.
+  [[gnu::noinline]] void fire_tail(Worker& w, F* f, const ScheduledNode& n,
+                                   const std::uint32_t* in) {
+    const Token& p = f->slots[in[1]];
+    if (p.state != State::Live || (p.value != 0) != (n.side == 0)) return;
+    const Token t = f->slots[in[0]];
+    internal_check(t.state != State::Absent, "a body's output is absent");
+    w.tokens += 2;  // the Merge's firing and the Exit's
+    if (t.state == State::Dead) ++w.dead;
+    fire_exit(w, f, n, t);
   }
 
   // Exit_k of frame t/i: to Return_i^k in frame t (the tag's last call site selects the Return,

@@ -492,6 +492,101 @@ class SwitchElision {
   std::vector<std::uint32_t> block_;     // per scheduled node: its block
 };
 
+// Folded tails (docs/graph.md, "Folded tails"). A block C that is a Merge M on the body's
+// output and the Exit reading it, and nothing else, runs after the block computing M's taken
+// input: in ack, fib and tak, once per activation, a block of its own for a Merge and an
+// Exit. Instead, the block A_k computing M's input k ends with a tail: an Exit that reads that
+// input and M's predicate p, and fires only when p is live and selects k
+// (ScheduledNode::side), counting M's firing and its own. A_k must see p: p is computed in the
+// entry block, which runs before every other block of the activation, or in A_k. C is no
+// longer told of input k: with p live it now waits for an input that never comes and never
+// runs; with p bottom (counted as all of its inputs, Deadness::Elide) it still runs and sends
+// p's bottom, and the tails, which fire only on a live p, send nothing. So exactly one Exit
+// fires per activation, with M's token, as before, and every count is unchanged. `start`: per
+// range, the node it starts at.
+void fold_merge_tails(Schedule& sc, const std::vector<std::uint32_t>& start) {
+  const std::uint32_t nblocks = static_cast<std::uint32_t>(sc.blocks.size());
+  constexpr std::uint32_t kNone = UINT32_MAX;
+  // The block that writes each slot (the Returns' and the inputs' included).
+  std::vector<std::uint32_t> writer(sc.num_slots, kNone);
+  for (std::uint32_t bi = 0; bi < nblocks; ++bi)
+    for (std::uint32_t q = sc.blocks[bi].first; q < sc.blocks[bi].end; ++q)
+      for (std::uint32_t k = 0; k < sc.nodes[q].nout; ++k)
+        writer[sc.nodes[q].out + k] = bi;
+  for (std::size_t k = 0; k < sc.return_slots.size(); ++k)
+    for (std::uint32_t r : sc.return_slots[k])
+      writer[r] = sc.return_block[k];
+  for (std::uint32_t in : sc.input_slots)
+    writer[in] = sc.entry;
+  // Per block, the tails appended to it; per Merge block, the sides it is no longer told of.
+  std::vector<std::vector<ScheduledNode>> tails(nblocks);
+  std::vector<std::uint32_t> dropped(nblocks, 0);
+  for (std::uint32_t c = 0; c < nblocks; ++c) {
+    const Block& blk = sc.blocks[c];
+    if (!blk.merge || blk.end - blk.first != 2 || blk.succ != blk.succ_end) continue;
+    const ScheduledNode& m = sc.nodes[blk.first];
+    const ScheduledNode& exit = sc.nodes[blk.first + 1];
+    if (m.kind != NodeKind::Merge || exit.kind != NodeKind::Exit || sc.inputs[exit.in] != m.out)
+      continue;
+    const std::uint32_t pred = sc.inputs[m.in + 2];
+    for (std::uint32_t k = 0; k < 2; ++k) {
+      const std::uint32_t from = writer[sc.inputs[m.in + k]];
+      if (from == kNone || from == c || (writer[pred] != sc.entry && writer[pred] != from))
+        continue;
+      ScheduledNode t = exit;
+      t.kind = NodeKind::Merge;  // (the executor's Merge case runs it: ScheduledNode::side)
+      t.in = static_cast<std::uint32_t>(sc.inputs.size());
+      t.nin = 2;
+      t.side = static_cast<std::uint8_t>(k);
+      t.guard = kNoGuard;
+      sc.inputs.push_back(sc.inputs[m.in + k]);
+      sc.inputs.push_back(pred);
+      tails[from].push_back(t);
+      dropped[c] |= 1u << k;
+    }
+  }
+  if (std::all_of(dropped.begin(), dropped.end(), [](std::uint32_t d) { return d == 0; })) return;
+  // The nodes, each block followed by its tails; ranges keep their nodes.
+  std::vector<std::uint32_t> before(nblocks + 1, 0);  // tails appended to the blocks before
+  for (std::uint32_t bi = 0; bi < nblocks; ++bi)
+    before[bi + 1] = before[bi] + static_cast<std::uint32_t>(tails[bi].size());
+  for (std::uint32_t x = 0; x < sc.guards.size(); ++x) {
+    // A range lies in the block its start lies in, and ends at or before that block's end.
+    std::uint32_t bi = 0;
+    while (bi + 1 < nblocks && sc.blocks[bi].end <= start[x])
+      ++bi;
+    sc.guards[x].end += before[bi];
+  }
+  std::vector<ScheduledNode> nodes;
+  nodes.reserve(sc.nodes.size() + before[nblocks]);
+  for (std::uint32_t bi = 0; bi < nblocks; ++bi) {
+    Block& blk = sc.blocks[bi];
+    nodes.insert(nodes.end(), sc.nodes.begin() + blk.first, sc.nodes.begin() + blk.end);
+    nodes.insert(nodes.end(), tails[bi].begin(), tails[bi].end());
+    blk.first += before[bi];
+    blk.end += before[bi + 1];
+  }
+  sc.nodes = std::move(nodes);
+  // The Merge blocks are no longer told of the inputs their tails take.
+  std::vector<Successor> successors;
+  for (Block& blk : sc.blocks) {
+    const std::uint32_t first = static_cast<std::uint32_t>(successors.size());
+    for (std::uint32_t k = blk.succ; k < blk.succ_end; ++k) {
+      Successor x = sc.successors[k];
+      if (x.merge_inputs != 0) {
+        x.merge_inputs &= ~dropped[x.block];
+        if (x.merge_inputs == 0) continue;
+      }
+      successors.push_back(x);
+    }
+    blk.succ = first;
+    blk.succ_end = static_cast<std::uint32_t>(successors.size());
+  }
+  for (Successor& x : successors)
+    x.empty = sc.blocks[x.block].first == sc.blocks[x.block].end;
+  sc.successors = std::move(successors);
+}
+
 // The frame keeps only the slots something writes: a scheduled node's outputs, the Returns'
 // and the body's inputs. Folded constants and elided Switches write none, and their slots
 // leave (a smaller frame: primes's PrimeMinus keeps 21 of 45). Slots keep their order, so a
@@ -859,6 +954,7 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
   for (NodeId in : b.inputs)
     sc.input_slots.push_back(slot_of[local(in)]);
   sc.exits = static_cast<std::uint32_t>(b.exits.size());
+  if (with_guards) fold_merge_tails(sc, rg.start);
   compact_slots(sc);
   return sc;
 }

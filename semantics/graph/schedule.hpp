@@ -46,6 +46,7 @@ struct Guard {
 };
 
 inline constexpr std::uint8_t kNoImmediate = 0xFF;
+inline constexpr std::uint8_t kNoSide = 0xFF;
 
 // A node as a block runs it.
 //
@@ -77,6 +78,12 @@ struct ScheduledNode {
   double value = 0;  // Const, BoolConst; the folded constant's value (`immediate`)
   const Node* info = nullptr;
   std::uint32_t guard = kNoGuard;  // the outermost range starting here (Schedule::guards)
+  // kNoSide, or (kind Merge) a folded tail (schedule.cpp, fold_merge_tails): it stands for a
+  // Merge on the body's output and the Exit reading it, on the Merge's side `side` (0: the
+  // predicate true). It reads that side's input and the Merge's predicate, and fires as the
+  // Exit, counting the Merge's firing and its own, only when the predicate is live and
+  // selects `side`.
+  std::uint8_t side = kNoSide;
 };
 
 // A block signals each successor when it has run. A Merge block counts its inputs instead:

@@ -264,6 +264,58 @@ TEST(GraphSchedule, SwitchesReadThroughInCheckedRangesLeaveTheSchedule) {
   EXPECT_EQ(se.tokens, sp.tokens - sp.dead_tokens);
 }
 
+TEST(GraphSchedule, MergesOnTheOutputFoldIntoTheBlocksOfTheirInputs) {
+  // fib: `if n < 1.5 then 1 else fib(n - 1) + fib(n - 2)`. The Merge on the output and its
+  // Exit were a block of their own, run once per activation; now the entry block (the then
+  // side) and the block of the addition (the else side) each end with a tail, which fires
+  // only on its side of a live predicate. The Merge's block stays for a bottom predicate.
+  Lowered l = lowered(kFib, {{"n", "10"}});
+  graph::Schedule s = graph::make_schedule(l.g, l.g.bodies[1]);
+  std::vector<std::uint32_t> tails;  // per side, the block of its tail
+  std::vector<std::uint32_t> sides;
+  for (std::uint32_t bi = 0; bi < s.blocks.size(); ++bi) {
+    for (std::uint32_t q = s.blocks[bi].first; q < s.blocks[bi].end; ++q) {
+      const graph::ScheduledNode& n = s.nodes[q];
+      if (n.side == graph::kNoSide) continue;
+      EXPECT_EQ(n.kind, graph::NodeKind::Merge);
+      EXPECT_EQ(q + 1, s.blocks[bi].end);  // the block's last node
+      EXPECT_EQ(n.nin, 2u);
+      tails.push_back(bi);
+      sides.push_back(n.side);
+    }
+  }
+  ASSERT_EQ(tails.size(), 2u);
+  EXPECT_EQ(tails[0], s.entry);
+  EXPECT_EQ(sides[0], 0u);
+  EXPECT_EQ(sides[1], 1u);
+  // No block is told of the Merge's inputs any more: only of its predicate.
+  for (const graph::Successor& x : s.successors) {
+    const graph::Block& to = s.blocks[x.block];
+    if (x.merge_inputs != 0 && to.end - to.first == 2 &&
+        s.nodes[to.first + 1].kind == graph::NodeKind::Exit) {
+      EXPECT_EQ(x.merge_inputs, 1u << 2);
+    }
+  }
+  // Without ranges (propagated deadness) there is no tail.
+  graph::Schedule p = graph::make_schedule(l.g, l.g.bodies[1], /*with_guards=*/false);
+  for (const graph::ScheduledNode& n : p.nodes)
+    EXPECT_EQ(n.side, graph::kNoSide);
+  // The same result and the same tokens but the dead ones, either way.
+  graph::GraphStats se, sp;
+  EXPECT_EQ(run_graph(kFib, {{"n", "15"}}, options(), &se), "987");
+  EXPECT_EQ(run_graph(kFib, {{"n", "15"}},
+                      options(graph::Engine::Static, 1, graph::Deadness::Propagate), &sp),
+            "987");
+  EXPECT_EQ(se.tokens, sp.tokens - sp.dead_tokens);
+  // A bottom predicate at the bottom of the recursion: no tail fires, the Merge's block does.
+  const std::string strict = "def f(x: real): real = if x < 1 then 0 else f(x - 1) + 1;\nf(x)";
+  const std::string undefined = run_graph(strict, {{"x", "3"}});
+  EXPECT_NE(undefined.find("undefined"), std::string::npos) << undefined;
+  EXPECT_EQ(undefined, run_graph(strict, {{"x", "3"}},
+                                 options(graph::Engine::Static, 1, graph::Deadness::Propagate)));
+  EXPECT_EQ(run_graph(strict, {{"x", "3.5"}}), "3");
+}
+
 TEST(GraphSchedule, DeeplyNestedConditionalsAreNestedRanges) {
   // `if x < 0.5 then x * 0 else if x < 1.5 then x * 1 else ...`, 300 deep: each side of each
   // conditional is a range, each else side holding the next conditional (the then sides, and
