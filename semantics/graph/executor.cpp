@@ -1272,8 +1272,15 @@ class Executor {
   // Exit, on the Merge's side `side` only.
   [[gnu::noinline]] void fire_tail(Worker& w, F* f, const ScheduledNode& n,
                                    const std::uint32_t* in) {
-    const Token& p = f->slots[in[1]];
-    if (p.state != State::Live || (p.value != 0) != (n.side == 0)) return;
+    const Token p = f->slots[in[1]];
+    if (p.state != State::Live) {
+      if (!n.sends_bottom || p.state == State::Absent) return;
+      w.tokens += 2;  // the Merge sends its bottom (or dead) predicate, the Exit sends that
+      if (p.state == State::Dead) w.dead += 2;
+      fire_exit(w, f, n, p);
+      return;
+    }
+    if ((p.value != 0) != (n.side == 0)) return;
     const Token t = f->slots[in[0]];
     internal_check(t.state != State::Absent, "a body's output is absent");
     w.tokens += 2;  // the Merge's firing and the Exit's

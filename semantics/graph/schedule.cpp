@@ -529,6 +529,8 @@ void fold_merge_tails(Schedule& sc, const std::vector<std::uint32_t>& start) {
     if (m.kind != NodeKind::Merge || exit.kind != NodeKind::Exit || sc.inputs[exit.in] != m.out)
       continue;
     const std::uint32_t pred = sc.inputs[m.in + 2];
+    // A tail whose block runs whenever p is computed: its block and its index there.
+    std::uint32_t always = kNone, always_at = 0;
     for (std::uint32_t k = 0; k < 2; ++k) {
       const std::uint32_t from = writer[sc.inputs[m.in + k]];
       if (from == kNone || from == c || (writer[pred] != sc.entry && writer[pred] != from))
@@ -543,6 +545,16 @@ void fold_merge_tails(Schedule& sc, const std::vector<std::uint32_t>& start) {
       sc.inputs.push_back(pred);
       tails[from].push_back(t);
       dropped[c] |= 1u << k;
+      if (from == sc.entry || from == writer[pred]) {
+        always = from;
+        always_at = static_cast<std::uint32_t>(tails[from].size() - 1);
+      }
+    }
+    // With both sides folded, a tail that runs whenever p is computed also sends a bottom p,
+    // and the Merge's block is told of nothing: it never runs.
+    if (dropped[c] == 3 && always != kNone) {
+      tails[always][always_at].sends_bottom = true;
+      dropped[c] |= 1u << 2;
     }
   }
   if (std::all_of(dropped.begin(), dropped.end(), [](std::uint32_t d) { return d == 0; })) return;

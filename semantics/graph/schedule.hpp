@@ -82,8 +82,10 @@ struct ScheduledNode {
   // Merge on the body's output and the Exit reading it, on the Merge's side `side` (0: the
   // predicate true). It reads that side's input and the Merge's predicate, and fires as the
   // Exit, counting the Merge's firing and its own, only when the predicate is live and
-  // selects `side`.
+  // selects `side`; with `sends_bottom`, also when the predicate is bottom (or dead), sending
+  // it, as the Merge would (the Merge's block then never runs).
   std::uint8_t side = kNoSide;
+  bool sends_bottom = false;
 };
 
 // A block signals each successor when it has run. A Merge block counts its inputs instead:
