@@ -118,7 +118,8 @@ static_assert(std::is_trivially_destructible_v<TagNode>);
 // whose call site is i. `live` counts what keeps it alive: one until its outputs have all been
 // sent, plus its blocks that are ready or running, plus its live child frames. Its counts are
 // plain integers; a threaded executor changes those of a frame that another worker may touch
-// through std::atomic_ref (Executor::dec), and makes the others as cheaply as one thread does.
+// by atomic operations on the plain integers (Executor::dec), and makes the others as cheaply
+// as one thread does.
 struct Frame {
   Frame* parent;
   std::uint32_t body;
@@ -327,10 +328,13 @@ class Executor {
 
   // ---- counts ----
 
+  // With several threads, the counts of a shared frame are changed by GCC's and Clang's
+  // __atomic builtins on its plain integers (std::atomic_ref is missing from the libc++ of
+  // the sanitizer and WebAssembly builds); its flags are read and written by them always.
   template <class T>
   static T dec(const F* f, T& c, T n) {
     if constexpr (Threaded) {
-      if (flag(f->shared)) return std::atomic_ref<T>(c).fetch_sub(n, std::memory_order_acq_rel) - n;
+      if (flag(f->shared)) return __atomic_sub_fetch(&c, n, __ATOMIC_ACQ_REL);
     }
     return c -= n;
   }
@@ -338,7 +342,7 @@ class Executor {
   static void inc(const F* f, T& c, T n) {
     if constexpr (Threaded) {
       if (flag(f->shared)) {
-        std::atomic_ref<T>(c).fetch_add(n, std::memory_order_relaxed);
+        __atomic_fetch_add(&c, n, __ATOMIC_RELAXED);
         return;
       }
     }
@@ -347,7 +351,7 @@ class Executor {
   template <class T>
   static void set(T& c, T v) {
     if constexpr (Threaded) {
-      std::atomic_ref<T>(c).store(v, std::memory_order_relaxed);
+      __atomic_store_n(&c, v, __ATOMIC_RELAXED);
     } else {
       c = v;
     }
@@ -355,7 +359,7 @@ class Executor {
   template <class T>
   static T get(const T& c) {
     if constexpr (Threaded) {
-      return std::atomic_ref<T>(const_cast<T&>(c)).load(std::memory_order_relaxed);
+      return __atomic_load_n(&c, __ATOMIC_RELAXED);
     } else {
       return c;
     }

@@ -498,12 +498,16 @@ class SwitchElision {
 // Exit. Instead, the block A_k computing M's input k ends with a tail: an Exit that reads that
 // input and M's predicate p, and fires only when p is live and selects k
 // (ScheduledNode::side), counting M's firing and its own. A_k must see p: p is computed in the
-// entry block, which runs before every other block of the activation, or in A_k. C is no
-// longer told of input k: with p live it now waits for an input that never comes and never
-// runs; with p bottom (counted as all of its inputs, Deadness::Elide) it still runs and sends
-// p's bottom, and the tails, which fire only on a live p, send nothing. So exactly one Exit
-// fires per activation, with M's token, as before, and every count is unchanged. `start`: per
-// range, the node it starts at.
+// entry block, which runs before every other block of the activation (its calls' children
+// are queued, and handed to other workers only between blocks), or in A_k. (A tail in a return
+// block or a Merge's block thus reads a slot of a block it does not wait for, which no other
+// node of such a block does.) C is no longer told of input k: with p live it now waits for an
+// input that never comes and never runs. With p bottom (counted as all of its inputs,
+// Deadness::Elide) the tails, which fire only on a live p, send nothing, and C runs and sends
+// p's bottom; but when both sides are folded and one tail's block runs whenever p is computed
+// (the entry block or p's own), that tail sends the bottom (`sends_bottom`) and C is told of
+// nothing: it never runs. So exactly one Exit fires per activation, with M's token, as before,
+// and every count is unchanged. `start`: per range, the node it starts at.
 void fold_merge_tails(Schedule& sc, const std::vector<std::uint32_t>& start) {
   const std::uint32_t nblocks = static_cast<std::uint32_t>(sc.blocks.size());
   constexpr std::uint32_t kNone = UINT32_MAX;

@@ -264,42 +264,66 @@ TEST(GraphSchedule, SwitchesReadThroughInCheckedRangesLeaveTheSchedule) {
   EXPECT_EQ(se.tokens, sp.tokens - sp.dead_tokens);
 }
 
+namespace {
+
+// The folded tails of a schedule (ScheduledNode::side), in block order, and the blocks that
+// are a Merge and an Exit and nothing else (the Merges on the output that stayed).
+struct Tails {
+  std::vector<std::uint32_t> blocks;
+  std::vector<const graph::ScheduledNode*> nodes;
+  std::vector<std::uint32_t> merge_exit_blocks;
+};
+
+Tails tails_of(const graph::Schedule& s) {
+  Tails t;
+  for (std::uint32_t bi = 0; bi < s.blocks.size(); ++bi) {
+    const graph::Block& blk = s.blocks[bi];
+    if (blk.end - blk.first == 2 && s.nodes[blk.first].kind == graph::NodeKind::Merge &&
+        s.nodes[blk.first + 1].kind == graph::NodeKind::Exit)
+      t.merge_exit_blocks.push_back(bi);
+    for (std::uint32_t q = blk.first; q < blk.end; ++q) {
+      const graph::ScheduledNode& n = s.nodes[q];
+      if (n.side == graph::kNoSide) continue;
+      EXPECT_EQ(n.kind, graph::NodeKind::Merge);
+      EXPECT_EQ(q + 1, blk.end);  // the block's last node
+      EXPECT_EQ(n.nin, 2u);
+      t.blocks.push_back(bi);
+      t.nodes.push_back(&n);
+    }
+  }
+  return t;
+}
+
+// The merge inputs that blocks tell block `to` of, together.
+std::uint32_t told(const graph::Schedule& s, std::uint32_t to) {
+  std::uint32_t bits = 0;
+  for (const graph::Successor& x : s.successors)
+    if (x.block == to) bits |= x.merge_inputs;
+  return bits;
+}
+
+}  // namespace
+
 TEST(GraphSchedule, MergesOnTheOutputFoldIntoTheBlocksOfTheirInputs) {
   // fib: `if n < 1.5 then 1 else fib(n - 1) + fib(n - 2)`. The Merge on the output and its
   // Exit were a block of their own, run once per activation; now the entry block (the then
   // side) and the block of the addition (the else side) each end with a tail, which fires
-  // only on its side of a live predicate. The Merge's block stays for a bottom predicate.
+  // only on its side of a live predicate. The entry block's tail also sends a bottom
+  // predicate, and the Merge's block, told of nothing, never runs.
   Lowered l = lowered(kFib, {{"n", "10"}});
   graph::Schedule s = graph::make_schedule(l.g, l.g.bodies[1]);
-  std::vector<std::uint32_t> tails;  // per side, the block of its tail
-  std::vector<std::uint32_t> sides;
-  for (std::uint32_t bi = 0; bi < s.blocks.size(); ++bi) {
-    for (std::uint32_t q = s.blocks[bi].first; q < s.blocks[bi].end; ++q) {
-      const graph::ScheduledNode& n = s.nodes[q];
-      if (n.side == graph::kNoSide) continue;
-      EXPECT_EQ(n.kind, graph::NodeKind::Merge);
-      EXPECT_EQ(q + 1, s.blocks[bi].end);  // the block's last node
-      EXPECT_EQ(n.nin, 2u);
-      tails.push_back(bi);
-      sides.push_back(n.side);
-    }
-  }
-  ASSERT_EQ(tails.size(), 2u);
-  EXPECT_EQ(tails[0], s.entry);
-  EXPECT_EQ(sides[0], 0u);
-  EXPECT_EQ(sides[1], 1u);
-  // No block is told of the Merge's inputs any more: only of its predicate.
-  for (const graph::Successor& x : s.successors) {
-    const graph::Block& to = s.blocks[x.block];
-    if (x.merge_inputs != 0 && to.end - to.first == 2 &&
-        s.nodes[to.first + 1].kind == graph::NodeKind::Exit) {
-      EXPECT_EQ(x.merge_inputs, 1u << 2);
-    }
-  }
+  Tails t = tails_of(s);
+  ASSERT_EQ(t.nodes.size(), 2u);
+  EXPECT_EQ(t.blocks[0], s.entry);
+  EXPECT_EQ(t.nodes[0]->side, 0u);
+  EXPECT_TRUE(t.nodes[0]->sends_bottom);
+  EXPECT_EQ(t.nodes[1]->side, 1u);
+  EXPECT_FALSE(t.nodes[1]->sends_bottom);
+  ASSERT_EQ(t.merge_exit_blocks.size(), 1u);
+  EXPECT_EQ(told(s, t.merge_exit_blocks[0]), 0u);
   // Without ranges (propagated deadness) there is no tail.
   graph::Schedule p = graph::make_schedule(l.g, l.g.bodies[1], /*with_guards=*/false);
-  for (const graph::ScheduledNode& n : p.nodes)
-    EXPECT_EQ(n.side, graph::kNoSide);
+  EXPECT_TRUE(tails_of(p).nodes.empty());
   // The same result and the same tokens but the dead ones, either way.
   graph::GraphStats se, sp;
   EXPECT_EQ(run_graph(kFib, {{"n", "15"}}, options(), &se), "987");
@@ -307,13 +331,50 @@ TEST(GraphSchedule, MergesOnTheOutputFoldIntoTheBlocksOfTheirInputs) {
                       options(graph::Engine::Static, 1, graph::Deadness::Propagate), &sp),
             "987");
   EXPECT_EQ(se.tokens, sp.tokens - sp.dead_tokens);
-  // A bottom predicate at the bottom of the recursion: no tail fires, the Merge's block does.
+  // A bottom predicate at the bottom of the recursion: the entry block's tail sends it.
   const std::string strict = "def f(x: real): real = if x < 1 then 0 else f(x - 1) + 1;\nf(x)";
   const std::string undefined = run_graph(strict, {{"x", "3"}});
   EXPECT_NE(undefined.find("undefined"), std::string::npos) << undefined;
   EXPECT_EQ(undefined, run_graph(strict, {{"x", "3"}},
                                  options(graph::Engine::Static, 1, graph::Deadness::Propagate)));
   EXPECT_EQ(run_graph(strict, {{"x", "3.5"}}), "3");
+}
+
+TEST(GraphSchedule, AMergeWhoseTailsAreInReturnBlocksStillSendsABottomPredicate) {
+  // Both sides are calls: the tails end the two return blocks, which do not run whenever the
+  // predicate is computed, so neither sends a bottom; the Merge's block is still told of the
+  // predicate, and runs only when it is bottom.
+  const std::string program =
+      "def g(x: real): real = x * 2;\n"
+      "def f(x: real): real = if x < 1 then g(x) else g(x + 1);\n"
+      "f(x)";
+  Lowered l = lowered(program, {{"x", "2"}});
+  const graph::Body* f = nullptr;
+  for (const graph::Body& b : l.g.bodies)
+    if (b.name == "f") f = &b;
+  ASSERT_NE(f, nullptr);
+  graph::Schedule s = graph::make_schedule(l.g, *f);
+  Tails t = tails_of(s);
+  ASSERT_EQ(t.nodes.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_NE(t.blocks[i], s.entry);
+    EXPECT_FALSE(t.nodes[i]->sends_bottom);
+  }
+  ASSERT_EQ(t.merge_exit_blocks.size(), 1u);
+  EXPECT_EQ(told(s, t.merge_exit_blocks[0]), 1u << 2);
+  for (const char* x : {"0.5", "2"}) {
+    graph::GraphStats se, sp;
+    const std::string v = run_graph(program, {{"x", x}}, options(), &se);
+    EXPECT_EQ(v, std::string(x) == "2" ? "6" : "1");
+    EXPECT_EQ(run_graph(program, {{"x", x}},
+                        options(graph::Engine::Static, 1, graph::Deadness::Propagate), &sp),
+              v);
+    EXPECT_EQ(se.tokens, sp.tokens - sp.dead_tokens);
+  }
+  const std::string undefined = run_graph(program, {{"x", "1"}});
+  EXPECT_NE(undefined.find("undefined"), std::string::npos) << undefined;
+  EXPECT_EQ(undefined, run_graph(program, {{"x", "1"}},
+                                 options(graph::Engine::Static, 1, graph::Deadness::Propagate)));
 }
 
 TEST(GraphSchedule, DeeplyNestedConditionalsAreNestedRanges) {
