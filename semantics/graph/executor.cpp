@@ -443,10 +443,7 @@ class Executor {
   }
 
   MappedRegions::Region take_region(std::size_t bytes) {
-    if constexpr (Threaded) {
-      std::lock_guard<std::mutex> l(regions_mu_);
-      return regions_.take(bytes);
-    }
+    auto l = lock_if_threaded(regions_mu_);
     return regions_.take(bytes);
   }
 
@@ -526,8 +523,10 @@ class Executor {
 
   // ---- the store ----
 
-  std::unique_lock<std::mutex> lock_store() {
-    if constexpr (Threaded) return std::unique_lock<std::mutex>(store_mu_);
+  std::unique_lock<std::mutex> lock_store() { return lock_if_threaded(store_mu_); }
+  // A lock on m with several threads; none with one.
+  static std::unique_lock<std::mutex> lock_if_threaded(std::mutex& m) {
+    if constexpr (Threaded) return std::unique_lock<std::mutex>(m);
     return std::unique_lock<std::mutex>();
   }
 
