@@ -47,12 +47,11 @@ namespace adlang::bench {
 namespace {
 
 constexpr long kRecursionDepth = 100000;
-// (a)'s blocks of 100 inputs: 100 (10^4 inputs), not ad_bench's 1000: lowered to the graph,
-// the gradient of 10^5 inputs needs a node with more than 65535 inputs, which the graph does
-// not have. ADLANG_BENCH_SUM_BLOCKS overrides it.
+// (a)'s blocks of 100 inputs: 1000 (10^5 inputs), as ad_bench. ADLANG_BENCH_SUM_BLOCKS
+// overrides it (docs/performance.md Sec. 11 also gives 100 blocks, 10^4 inputs).
 const int kSumBlocks = [] {
   const char* s = std::getenv("ADLANG_BENCH_SUM_BLOCKS");
-  return s ? std::atoi(s) : 100;
+  return s ? std::atoi(s) : 1000;
 }();
 const int kSumInputs = kSumBlocks * kBlock;
 const long kChainSteps = [] {

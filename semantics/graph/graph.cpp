@@ -51,6 +51,28 @@ std::vector<std::size_t> count_by_kind(const Graph& g) {
 
 void verify(const Graph& g) {
   auto fail = [](const std::string& what) { throw InternalError("graph verifier: " + what); };
+  // Edges are symmetric: every consumer a port lists reads that port by the input it names,
+  // once, and every input is listed by its port. Counted per input (an input's first edge),
+  // not by searching the port's consumers, which a constant or a control token read by 10^5
+  // nodes would make quadratic.
+  std::vector<std::size_t> first_input(g.nodes.size() + 1, 0);
+  for (NodeId id = 0; id < g.nodes.size(); ++id)
+    first_input[id + 1] = first_input[id] + g.nodes[id].inputs.size();
+  std::vector<bool> listed(first_input.back(), false);
+  for (NodeId id = 0; id < g.nodes.size(); ++id) {
+    const Node& n = g.nodes[id];
+    for (std::uint32_t k = 0; k < n.outputs.size(); ++k) {
+      for (const Dest& d : n.outputs[k]) {
+        std::string edge = std::string(to_string(n.kind)) + " #" + std::to_string(id) + " output " +
+                           std::to_string(k);
+        if (d.node >= g.nodes.size() || d.input >= g.nodes[d.node].inputs.size() ||
+            !(g.nodes[d.node].inputs[d.input] == Port{id, k}))
+          fail(edge + " lists a consumer that does not read it");
+        if (listed[first_input[d.node] + d.input]) fail(edge + " lists a consumer twice");
+        listed[first_input[d.node] + d.input] = true;
+      }
+    }
+  }
   for (NodeId id = 0; id < g.nodes.size(); ++id) {
     const Node& n = g.nodes[id];
     std::string me = std::string(to_string(n.kind)) + " #" + std::to_string(id);
@@ -62,10 +84,8 @@ void verify(const Graph& g) {
       if (p.node >= g.nodes.size()) fail(me + " input " + std::to_string(i) + " is not wired");
       const Node& src = g.nodes[p.node];
       if (p.index >= src.outputs.size()) fail(me + " reads a missing port");
-      bool found = false;
-      for (const Dest& d : src.outputs[p.index])
-        found = found || (d.node == id && d.input == i);
-      if (!found) fail(me + " input " + std::to_string(i) + " has no matching edge");
+      if (!listed[first_input[id] + i])
+        fail(me + " input " + std::to_string(i) + " has no matching edge");
       bool cross = n.kind == NodeKind::InputMerge || n.kind == NodeKind::Return;
       if (!cross && src.body != n.body) fail(me + " reads a node of another body");
     }

@@ -45,6 +45,34 @@ struct Binding {
   std::uint64_t id;
 };
 
+// The variables in scope, innermost last, with an index by name: a let chain binds thousands
+// of variables and reads them late (a gradient's inputs), so finding one by scanning the
+// bindings would make lowering quadratic in the chain's length.
+class Env {
+ public:
+  Env() = default;
+  explicit Env(Binding b) { push_back(std::move(b)); }
+  void push_back(Binding b) {
+    index_[b.name].push_back(static_cast<std::uint32_t>(bindings_.size()));
+    bindings_.push_back(std::move(b));
+  }
+  void pop_back() {
+    auto it = index_.find(bindings_.back().name);
+    it->second.pop_back();
+    if (it->second.empty()) index_.erase(it);
+    bindings_.pop_back();
+  }
+  // The innermost binding of x, or null.
+  const Binding* find(const Name& x) const {
+    auto it = index_.find(x);
+    return it == index_.end() ? nullptr : &bindings_[it->second.back()];
+  }
+
+ private:
+  std::vector<Binding> bindings_;
+  std::unordered_map<Name, std::vector<std::uint32_t>, NameHash> index_;
+};
+
 struct FunBinding {
   Name name;
   std::uint32_t body;
@@ -69,7 +97,7 @@ class Lowering {
     root.body = g.main;
     root.ctl = Port{g.bodies[g.main].inputs.back(), 0};
     root.has_ctl = true;
-    std::vector<Binding> env;
+    Env env;
     std::uint32_t k = 0;
     for (const auto& in : inputs) {
       Ports ports;
@@ -202,13 +230,19 @@ class Lowering {
   // The context's effects: value ports made in it that no strict node consumes (and that are
   // not its result), joined into one control port; nullopt when there are none.
   std::optional<Port> effects(Scope& sc, const Ports& result, SourceLoc loc) {
+    // The result's ports, sorted (a gradient's result has one per input: a scan of it per
+    // origin made lowering quadratic).
+    auto key = [](const Port& p) { return (std::uint64_t{p.node} << 32) | p.index; };
+    std::vector<std::uint64_t> in_result;
+    in_result.reserve(result.size());
+    for (const Port& r : result)
+      in_result.push_back(key(r));
+    std::sort(in_result.begin(), in_result.end());
     Ports eff;
-    for (const Port& p : sc.origins) {
-      bool in_result = false;
-      for (const Port& r : result)
-        in_result = in_result || r == p;
-      if (!consumed_[p.node][p.index] && !in_result) eff.push_back(p);
-    }
+    for (const Port& p : sc.origins)
+      if (!consumed_[p.node][p.index] &&
+          !std::binary_search(in_result.begin(), in_result.end(), key(p)))
+        eff.push_back(p);
     if (eff.empty()) return std::nullopt;
     if (eff.size() == 1) {
       consumed_[eff[0].node][eff[0].index] = 1;
@@ -338,17 +372,15 @@ class Lowering {
     }
   }
 
-  Ports lookup(Name x, std::vector<Binding>& env, Scope& sc, Type* type = nullptr) {
-    for (auto it = env.rbegin(); it != env.rend(); ++it) {
-      if (it->name == x) {
-        if (type) *type = it->type;
-        return route(it->ports, it->scope, sc, it->id);
-      }
+  Ports lookup(Name x, Env& env, Scope& sc, Type* type = nullptr) {
+    if (const Binding* b = env.find(x)) {
+      if (type) *type = b->type;
+      return route(b->ports, b->scope, sc, b->id);
     }
     throw InternalError("internal error: unbound variable " + x.str() + " in graph lowering");
   }
 
-  Ports lower(const Term& t, Scope& sc, std::vector<Binding>& env, std::vector<FunBinding>& funs,
+  Ports lower(const Term& t, Scope& sc, Env& env, std::vector<FunBinding>& funs,
               std::vector<const LetRec*>& groups) {
     switch (t.kind()) {
       case TermKind::Var:
@@ -420,8 +452,8 @@ class Lowering {
     throw InternalError("internal error: unknown term kind in graph lowering");
   }
 
-  Port lower_guard(const BoolTerm& b, Scope& sc, std::vector<Binding>& env,
-                   std::vector<FunBinding>& funs, std::vector<const LetRec*>& groups) {
+  Port lower_guard(const BoolTerm& b, Scope& sc, Env& env, std::vector<FunBinding>& funs,
+                   std::vector<const LetRec*>& groups) {
     if (const BoolConst* c = b.as<BoolConst>()) {
       NodeId id;
       Ports out = value_node(NodeKind::BoolConst, sc, b.loc(), {control(sc)}, 1, &id);
@@ -438,7 +470,7 @@ class Lowering {
 
   // if B then M else N: Switch every value entering a branch on B's token; Merge the
   // branches' outputs (Sec. 3.2).
-  Ports lower_if(const If& i, Scope& sc, std::vector<Binding>& env, std::vector<FunBinding>& funs,
+  Ports lower_if(const If& i, Scope& sc, Env& env, std::vector<FunBinding>& funs,
                  std::vector<const LetRec*>& groups) {
     Port pred = lower_guard(i.guard, sc, env, funs, groups);
     IfSwitches sw;
@@ -464,8 +496,8 @@ class Lowering {
     return out;
   }
 
-  Ports lower_letrec(const LetRec& r, Scope& sc, std::vector<Binding>& env,
-                     std::vector<FunBinding>& funs, std::vector<const LetRec*>& groups) {
+  Ports lower_letrec(const LetRec& r, Scope& sc, Env& env, std::vector<FunBinding>& funs,
+                     std::vector<const LetRec*>& groups) {
     std::size_t mark = funs.size();
     std::vector<std::uint32_t> bodies;
     for (const FunDef& d : r.defs) {
@@ -485,7 +517,7 @@ class Lowering {
       Ports params;
       for (std::size_t j = 0; j + 1 < g.bodies[b].inputs.size(); ++j)
         params.push_back(Port{g.bodies[b].inputs[j], 0});
-      std::vector<Binding> fenv{Binding{d.param, d.param_type, params, &root, next_binding_++}};
+      Env fenv{Binding{d.param, d.param_type, params, &root, next_binding_++}};
       Ports result = lower(d.body, root, fenv, funs, groups);
       close_body(b, root, result);
     }
@@ -497,8 +529,8 @@ class Lowering {
 
   // f(M) at call site i: Call_i per argument scalar and one for the control token, Return_i
   // per output (Sec. 5.2.1).
-  Ports lower_call(const Call& c, Scope& sc, std::vector<Binding>& env,
-                   std::vector<FunBinding>& funs, std::vector<const LetRec*>& groups) {
+  Ports lower_call(const Call& c, Scope& sc, Env& env, std::vector<FunBinding>& funs,
+                   std::vector<const LetRec*>& groups) {
     Ports arg = lower(c.arg, sc, env, funs, groups);
     std::uint32_t callee = UINT32_MAX;
     for (auto it = funs.rbegin(); it != funs.rend(); ++it) {
@@ -551,7 +583,7 @@ class Lowering {
 
   // W.rd_V(x:T. N): one Rd node that evaluates the redex on the host (symbolic evaluation and
   // R) with the letrec groups in scope; its inputs are W, V, N's other free variables, ctl.
-  Ports lower_rd(const Rd& r, Scope& sc, std::vector<Binding>& env, std::vector<FunBinding>& funs,
+  Ports lower_rd(const Rd& r, Scope& sc, Env& env, std::vector<FunBinding>& funs,
                  std::vector<const LetRec*>& groups) {
     // The point L is evaluated before the cotangent M (Fig. 2's evaluation contexts).
     Ports l = lower(r.point, sc, env, funs, groups);
@@ -592,9 +624,8 @@ class Lowering {
   // its other free variables; the host calls its forward body with V, and then, once the
   // forward activation has returned (everything it saved is in the store), its adjoint body
   // with W, at the same tag. The adjoint's first |T| outputs are W.rd_V(x:T. N).
-  Ports lower_rd_adjoint(const Rd& r, const Ports& l, const Ports& w, Scope& sc,
-                         std::vector<Binding>& env, std::vector<FunBinding>& funs,
-                         std::vector<const LetRec*>& groups) {
+  Ports lower_rd_adjoint(const Rd& r, const Ports& l, const Ports& w, Scope& sc, Env& env,
+                         std::vector<FunBinding>& funs, std::vector<const LetRec*>& groups) {
     const Type t = r.point.type();
     NameSet fv = free_vars(r.body);
     fv.erase(r.var);
@@ -619,7 +650,7 @@ class Lowering {
       root.body = b;
       root.ctl = Port{g.bodies[b].inputs.back(), 0};
       root.has_ctl = true;
-      std::vector<Binding> benv;
+      Env benv;
       std::uint32_t k = 0;
       auto bind = [&](Name x, Type xt) {
         Ports ports;

@@ -67,10 +67,10 @@ struct ScheduledNode {
   // Pred: the Switches on its output that left the schedule (schedule.cpp, SwitchElision),
   // whose firings it counts with its own (they are in `fires`).
   std::uint8_t elided = 0;
-  std::uint16_t nin = 0, nout = 0;
-  std::uint32_t in = 0;   // its input slots: Schedule::inputs[in .. in + nin)
-  std::uint32_t out = 0;  // its output slots: out .. out + nout
-  std::uint32_t pos = 0;  // its place in the body's evaluation order (graph.hpp)
+  std::uint32_t nin = 0, nout = 0;  // (32 bits: a gradient of 10^5 inputs has a Call of as many)
+  std::uint32_t in = 0;             // its input slots: Schedule::inputs[in .. in + nin)
+  std::uint32_t out = 0;            // its output slots: out .. out + nout
+  std::uint32_t pos = 0;            // its place in the body's evaluation order (graph.hpp)
   std::uint32_t index = 0;
   // Call: the call site (global). A site's Calls are one node, with one input per Call
   // (arguments, then control), in the block of all their inputs' events (see below).

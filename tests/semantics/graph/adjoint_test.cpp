@@ -184,6 +184,30 @@ TEST(GraphAd, UnitResultsCarryNoCotangent) {
   }
 }
 
+// A gradient of n inputs passes them to the forward body through one call site of n + 1 Calls
+// (one node of the schedule) and returns n cotangents: more than 65535 of them lower and run,
+// as the gradients of docs/performance.md Sec. 5 (10^5 inputs) need.
+TEST(GraphAd, GradientsOfMoreThan65535Inputs) {
+  const std::size_t half = 35000, n = 2 * half;  // (real^n is at most real^65536)
+  std::string block = "(";
+  for (std::size_t i = 0; i + 1 < half; ++i)
+    block += "0.5, ";
+  const std::string v = block + "0.5), " + block + "2)";
+  const std::string t = "real^" + std::to_string(half);
+  const std::string prog = "grad[v](u: " + t + " * " + t + ". snd (snd u) * sin(snd (snd u)))";
+  Lowered l = lowered(prog, {{"v", "(" + v + ")"}});
+  std::size_t calls = 0;
+  for (const graph::Node& x : l.g.nodes)
+    calls += x.kind == graph::NodeKind::Call;
+  EXPECT_GT(calls, n);
+  Value<double> got = graph::run_graph(l.g, l.values, options(), l.checked.names);
+  ASSERT_EQ(got.size(), n);
+  EXPECT_EQ(got[0], 0.0);
+  EXPECT_EQ(got[n - 2], 0.0);
+  // d/dx x sin x = sin x + x cos x at x = 2, as the compiled evaluator's tape computes it.
+  EXPECT_EQ(print_value<double>(Type::real(), Value<double>{got[n - 1]}),
+            test::run<double>("1.rd[x](y: real. y * sin(y))", {{"x", "2"}}));
+}
 // An undefined rd deep in a recursion leaves a deep trie of saved values behind; it is freed
 // without recursion on a worker thread's stack.
 TEST(GraphAd, DeepTrieOfAnUndefinedRdIsFreed) {

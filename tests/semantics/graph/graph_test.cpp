@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -476,6 +477,41 @@ TEST(GraphLowering, EachBodyOnceAndEachCallSiteNumbered) {
     EXPECT_EQ(s.calls.size(), 4u);    // one per argument scalar and the control token
     EXPECT_EQ(s.returns.size(), 1u);  // one per output
   }
+}
+
+// The verifier (run after every lowering in the tests) finds an edge that only one of its ends
+// lists, a consumer listed twice, and a consumer listed by a port it does not read.
+TEST(GraphLowering, TheVerifierFindsAsymmetricEdges) {
+  const Lowered l = lowered(kFib, {{"n", "3"}});
+  EXPECT_NO_THROW(graph::verify(l.g));
+  graph::NodeId reader = graph::kNoNode;
+  for (graph::NodeId id = 0; id < l.g.nodes.size() && reader == graph::kNoNode; ++id)
+    if (l.g.nodes[id].kind == graph::NodeKind::Add) reader = id;
+  ASSERT_NE(reader, graph::kNoNode);
+  const graph::Port p = l.g.nodes[reader].inputs[0];
+  auto broken = [&](auto change) {
+    graph::Graph g = l.g;
+    change(g.nodes[p.node].outputs[p.index]);
+    try {
+      graph::verify(g);
+    } catch (const InternalError& e) {
+      return std::string(e.what());
+    }
+    return std::string("verified");
+  };
+  auto is_reader = [&](const graph::Dest& d) { return d.node == reader && d.input == 0; };
+  EXPECT_NE(broken([&](std::vector<graph::Dest>& ds) {
+              ds.erase(std::find_if(ds.begin(), ds.end(), is_reader));
+            }).find("has no matching edge"),
+            std::string::npos);
+  EXPECT_NE(broken([&](std::vector<graph::Dest>& ds) {
+              ds.push_back(*std::find_if(ds.begin(), ds.end(), is_reader));
+            }).find("lists a consumer twice"),
+            std::string::npos);
+  EXPECT_NE(broken([&](std::vector<graph::Dest>& ds) {
+              std::find_if(ds.begin(), ds.end(), is_reader)->input = 1;
+            }).find("lists a consumer that does not read it"),
+            std::string::npos);
 }
 
 TEST(GraphRd, DerivativesAndRecursionThroughRd) {
