@@ -9,7 +9,6 @@
 #include <mutex>
 #include <thread>
 #include <type_traits>
-#include <unordered_map>
 #include <unordered_set>
 
 #include <sys/mman.h>
@@ -21,6 +20,7 @@
 #include "semantics/compiled_eval.hpp"
 #include "semantics/graph/node_value.hpp"
 #include "semantics/graph/schedule.hpp"
+#include "semantics/graph/slot_table.hpp"
 #include "semantics/op_eval.hpp"
 
 namespace adlang::graph {
@@ -93,9 +93,10 @@ const Bottom* earlier(const Bottom* a, const Bottom* b) {
 // A trie as deep as the recursion has a tag per activation, so a tag allocates nothing of its
 // own in the common case: its children are a list through `sibling`, and its first kInline
 // values are held in place (an activation saves a few: 4 and 6 per step of docs/performance.md's
-// recursion); only the values beyond them go to `more`, a hash table by slot (a body that saves
-// thousands of values in one activation, as an rd over many inputs does, takes each in O(1)). Tags
-// are carved from the executor's chunks (see Executor::carve) and reused through a free list.
+// recursion); only the values beyond them go to `more`, a table by slot (slot_table.hpp: a body
+// that saves thousands of values in one activation, as an rd over many inputs does, takes each in
+// O(1)). Tags are carved from the executor's chunks (see Executor::carve) and reused through a
+// free list.
 struct TagNode {
   static constexpr std::uint32_t kInline = 8;
   TagNode* parent;
@@ -106,9 +107,9 @@ struct TagNode {
   std::uint32_t count;  // values held in place (at most kInline)
   std::uint32_t slots[kInline];
   double values[kInline];
-  std::unordered_map<std::uint32_t, double>* more;  // the values beyond kInline, or null
+  SlotTable* more;  // values saved while the places were full, or null
 
-  bool empty() const { return count == 0 && child == nullptr; }
+  bool empty() const { return count == 0 && (!more || more->size() == 0) && child == nullptr; }
 };
 static_assert(std::is_trivially_destructible_v<TagNode>);
 
@@ -311,7 +312,7 @@ class Executor {
   std::unordered_set<TagNode*> roots_;  // the tries of tags that frames own
   std::vector<TagNode*> free_tags_;     // tags freed, for reuse
   Chunks store_chunk_;                  // the memory tags are carved from
-  std::uint64_t saved_ = 0, store_values_ = 0, store_tags_ = 0, store_spilled_ = 0;
+  std::uint64_t saved_ = 0, store_values_ = 0, store_tags_ = 0, store_spilled_bytes_ = 0;
   std::uint64_t peak_values_ = 0, peak_bytes_ = 0;
 
   // ---- work items ----
@@ -530,11 +531,8 @@ class Executor {
     return std::unique_lock<std::mutex>();
   }
 
-  // A spilled value: its hash node (a link, the slot and the value) and its bucket.
-  static constexpr std::size_t kSpilledBytes = 4 * sizeof(void*);
-
   void store_grew() {
-    std::uint64_t bytes = store_tags_ * sizeof(TagNode) + store_spilled_ * kSpilledBytes;
+    std::uint64_t bytes = store_tags_ * sizeof(TagNode) + store_spilled_bytes_;
     peak_values_ = std::max(peak_values_, store_values_);
     peak_bytes_ = std::max(peak_bytes_, bytes);
   }
@@ -562,7 +560,8 @@ class Executor {
 
   void free_tag(TagNode* t) {
     if (t->more) {
-      store_spilled_ -= t->more->size();
+      store_values_ -= t->more->size();
+      store_spilled_bytes_ -= t->more->bytes();
       delete t->more;
       t->more = nullptr;
     }
@@ -629,21 +628,22 @@ class Executor {
 
   // A slot is saved at most once per tag (one Save node per slot, and an activation fires it at
   // most once; a cotangent slot's one Save is the adjoint of its slot's one Load) and taken
-  // once, by its Load. The values in place come first: `more` holds values only when the
-  // kInline places are full.
+  // once, by its Load. A value goes to a free place if there is one, else to `more`.
   void save(TagNode* t, std::uint32_t slot, double v) {
     auto l = lock_store();
     ++saved_;
     for (std::uint32_t i = 0; i < t->count; ++i)
       internal_check(t->slots[i] != slot, "a value saved twice by one activation");
     if (t->count < TagNode::kInline) {
+      internal_check(!t->more || !t->more->contains(slot), "a value saved twice by one activation");
       t->slots[t->count] = slot;
       t->values[t->count] = v;
       ++t->count;
     } else {
-      if (!t->more) t->more = new std::unordered_map<std::uint32_t, double>;
-      internal_check(t->more->emplace(slot, v).second, "a value saved twice by one activation");
-      ++store_spilled_;
+      if (!t->more) t->more = new SlotTable;
+      const std::size_t before = t->more->bytes();
+      internal_check(t->more->insert(slot, v), "a value saved twice by one activation");
+      store_spilled_bytes_ += t->more->bytes() - before;
     }
     ++store_values_;
     store_grew();
@@ -656,31 +656,18 @@ class Executor {
     for (std::uint32_t i = t->count; i-- > 0;) {
       if (t->slots[i] == slot) {
         double v = t->values[i];
-        // Fill the place with the last value: one from `more`, else the last in place.
-        if (t->more && !t->more->empty()) {
-          auto it = t->more->begin();
-          t->slots[i] = it->first;
-          t->values[i] = it->second;
-          t->more->erase(it);
-          --store_spilled_;
-        } else {
-          --t->count;
-          t->slots[i] = t->slots[t->count];
-          t->values[i] = t->values[t->count];
-        }
+        // The last value in place fills the place.
+        --t->count;
+        t->slots[i] = t->slots[t->count];
+        t->values[i] = t->values[t->count];
         --store_values_;
         return v;
       }
     }
-    if (t->more) {
-      auto it = t->more->find(slot);
-      if (it != t->more->end()) {
-        double v = it->second;
-        t->more->erase(it);
-        --store_spilled_;
-        --store_values_;
-        return v;
-      }
+    double v;
+    if (t->more && t->more->take(slot, v)) {
+      --store_values_;
+      return v;
     }
     internal_check(!predicate, "an adjoint activation found no saved predicate");
     return 0;  // a cotangent's slot that nothing added to
