@@ -956,10 +956,16 @@ class Executor {
             continue;
           }
           break;
-        case NodeKind::Sync:
-        case NodeKind::Rd:
         case NodeKind::Save:
         case NodeKind::Load:
+          // (Out of the loop: a gradient's bodies fire one per value the adjoint reads.)
+          if (slots[in[0]].state == State::Live) {
+            fire_store(w, f, n, in);
+            continue;
+          }
+          break;
+        case NodeKind::Sync:
+        case NodeKind::Rd:
           break;
         case NodeKind::InputMerge:
         case NodeKind::Return:
@@ -1040,15 +1046,36 @@ class Executor {
     double r;
     switch (n.op) {
       case OpKind::Neg:
-      case OpKind::Floor: {
+      case OpKind::Floor:
+      case OpKind::Sin:
+      case OpKind::Cos:
+      case OpKind::Exp:
+      case OpKind::Log: {
         if (slots[in[0]].state != State::Live) return false;
         const double x = value_in(n, slots, in, 0);
-        if (n.op == OpKind::Neg) {
-          operators::Neg::primal(&x, &r, 0);
-        } else {
-          if (op_eval_detail::outside_domain(operators::Floor::definition.domain, &x, mode))
-            return false;
-          operators::Floor::primal(&x, &r, 0);
+        switch (n.op) {
+          case OpKind::Neg:
+            operators::Neg::primal(&x, &r, 0);
+            break;
+          case OpKind::Floor:
+            if (op_eval_detail::outside_domain(operators::Floor::definition.domain, &x, mode))
+              return false;
+            operators::Floor::primal(&x, &r, 0);
+            break;
+          case OpKind::Sin:
+            operators::Sin::primal(&x, &r, 0);
+            break;
+          case OpKind::Cos:
+            operators::Cos::primal(&x, &r, 0);
+            break;
+          case OpKind::Exp:
+            operators::Exp::primal(&x, &r, 0);
+            break;
+          default:
+            if (op_eval_detail::outside_domain(operators::Log::definition.domain, &x, mode))
+              return false;
+            operators::Log::primal(&x, &r, 0);
+            break;
         }
         break;
       }
@@ -1183,6 +1210,19 @@ class Executor {
       case NodeKind::Return:
       case NodeKind::Exit:
         throw InternalError("internal error: unexpected node kind in the executor");
+    }
+  }
+
+  // A Save or a Load on a live token (fire_strict's rule for them, without its checks).
+  [[gnu::noinline]] void fire_store(Worker& w, F* f, const ScheduledNode& n,
+                                    const std::uint32_t* in) {
+    ++w.tokens;
+    Token* slots = f->slots;
+    if (n.kind == NodeKind::Save) {
+      save(f->tag, n.index, slots[in[0]].value);
+      slots[n.out] = slots[in[0]];
+    } else {
+      slots[n.out] = Token::live(take(f->tag, n.index, n.info->control));
     }
   }
 
