@@ -11,7 +11,11 @@
 //
 // Times are CPU time of the process (the machine may be shared; the graph runs on the calling
 // thread and one worker at most), the best of `reps` runs, primal and gradient measured back to
-// back in each repetition. Memory: the graph's GraphStats (peak saved values and the store's
+// back in each repetition. A graph is lowered and scheduled once (make_graph_schedule; both are
+// reported, not timed in the runs), as TensorFlow builds a graph and initialises its executor
+// once and runs it at every step; the runs that make their own schedule are timed too (the
+// table's last columns). The compiled evaluator compiles the term in each run, as
+// `adlang run` does. Memory: the graph's GraphStats (peak saved values and the store's
 // bytes then), and the tape's size, computed (see TapeModel), as the tape exposes no size; and
 // for both, the growth of the peak resident set over one gradient run in a forked child.
 //
@@ -42,6 +46,7 @@
 #include "semantics/compiled_eval.hpp"
 #include "semantics/graph/executor.hpp"
 #include "semantics/graph/lower.hpp"
+#include "semantics/graph/schedule.hpp"
 
 namespace adlang::bench {
 namespace {
@@ -120,24 +125,41 @@ EvalOptions eval_options() {
   return o;
 }
 
-double run_compiled(const Compiled& p) {
+// A run's first output and its CPU time. The time is of the evaluation only: the inputs' and
+// the names' copies are made before (a program of 10^5 variables has as many names, and the
+// copy of its NameSupply cost as much as the graph's run).
+struct Timed {
+  double value = 0, seconds = 0;
+};
+
+Timed run_compiled(const Compiled& p) {
   ValueEnv<double> rho;
   for (std::size_t i = 0; i < p.inputs.size(); ++i)
     rho.push(p.inputs[i].first, p.values[i]);
   NameSupply names = p.names;
   EvalContext cx(eval_options(), names);
-  return evaluate(p.term, rho, cx)[0];
+  Timed t;
+  t.seconds = timed([&] { t.value = evaluate(p.term, rho, cx)[0]; });
+  return t;
 }
 
-double run_graph_once(const Compiled& p, const graph::Graph& g, graph::GraphStats* stats) {
+// A run of a lowered graph; with `schedule`, of its schedule made once (GraphOptions::schedule),
+// else the run makes it.
+Timed run_graph_once(const Compiled& p, const graph::Graph& g, graph::GraphStats* stats,
+                     const graph::GraphSchedule* schedule = nullptr) {
   graph::GraphOptions o;
+  o.schedule = schedule;
   o.engine = graph::Engine::Static;
   o.threads = 1;
   o.max_frames = 50'000'000;
   o.eval = eval_options();
   NameSupply names = p.names;
-  Value<double> v = graph::run_graph(g, p.values, o, names, stats);
-  return v.empty() ? 0 : v[0];
+  Timed t;
+  t.seconds = timed([&] {
+    Value<double> v = graph::run_graph(g, p.values, o, names, stats);
+    t.value = v.empty() ? 0 : v[0];
+  });
+  return t;
 }
 
 // The growth of the peak resident set (MiB) over one run of f, in a forked child (so that
@@ -225,6 +247,7 @@ void bench_main(int reps) {
   struct Row {
     std::string name;
     double gp = 1e30, gg = 1e30, cp = 1e30, cg = 1e30, host = 1e30;
+    double gp_scheduling = 1e30, gg_scheduling = 1e30;  // each run making its schedule
     double g_value = 0, c_value = 0, host_value = 0;
     graph::GraphStats stats;
     double tape_bytes = 0, rss_graph = 0, rss_tape = 0, rss_graph_primal = 0;
@@ -252,19 +275,35 @@ void bench_main(int reps) {
       std::printf("%s: skipped, not lowered to the graph: %s\n", c.name.c_str(), e.what());
       continue;
     }
+    // Each graph's schedule, made once, as its lowering is (deadness elided: the default).
+    graph::GraphSchedule sprimal, sgrad, shost;
+    double scheduling = timed([&] {
+      sprimal = graph::make_graph_schedule(gprimal);
+      sgrad = graph::make_graph_schedule(ggrad);
+      shost = graph::make_graph_schedule(ghost);
+    });
+    std::printf("%s: scheduled in %.2fs\n", c.name.c_str(), scheduling);
     // Memory first, in fresh children, before this process has kept any tape memory.
     r.rss_graph = peak_growth_mib([&] { run_graph_once(*c.gradient, ggrad, nullptr); });
     r.rss_tape = peak_growth_mib([&] { run_compiled(*c.gradient); });
     r.rss_graph_primal = peak_growth_mib([&] { run_graph_once(*c.primal, gprimal, nullptr); });
     for (int i = 0; i < reps; ++i) {
-      r.gp = std::min(r.gp, timed([&] { run_graph_once(*c.primal, gprimal, nullptr); }));
-      r.gg =
-          std::min(r.gg, timed([&] { r.g_value = run_graph_once(*c.gradient, ggrad, &r.stats); }));
-      r.cp = std::min(r.cp, timed([&] { run_compiled(*c.primal); }));
-      r.cg = std::min(r.cg, timed([&] { r.c_value = run_compiled(*c.gradient); }));
+      r.gp = std::min(r.gp, run_graph_once(*c.primal, gprimal, nullptr, &sprimal).seconds);
+      Timed gg = run_graph_once(*c.gradient, ggrad, &r.stats, &sgrad);
+      r.gg = std::min(r.gg, gg.seconds);
+      r.g_value = gg.value;
+      r.gp_scheduling =
+          std::min(r.gp_scheduling, run_graph_once(*c.primal, gprimal, nullptr).seconds);
+      r.gg_scheduling =
+          std::min(r.gg_scheduling, run_graph_once(*c.gradient, ggrad, nullptr).seconds);
+      r.cp = std::min(r.cp, run_compiled(*c.primal).seconds);
+      Timed cg = run_compiled(*c.gradient);
+      r.cg = std::min(r.cg, cg.seconds);
+      r.c_value = cg.value;
       try {
-        r.host = std::min(
-            r.host, timed([&] { r.host_value = run_graph_once(*c.gradient, ghost, nullptr); }));
+        Timed h = run_graph_once(*c.gradient, ghost, nullptr, &shost);
+        r.host = std::min(r.host, h.seconds);
+        r.host_value = h.value;
       } catch (const std::exception& e) {
         if (r.host_ok) std::printf("%s: host Rd node: %s\n", c.name.c_str(), e.what());
         r.host_ok = false;
@@ -278,15 +317,21 @@ void bench_main(int reps) {
     rows.push_back(r);
   }
 
-  std::printf("\nCPU seconds, best of %d; ratio = gradient / primal; target: graph/compiled <= 2\n",
-              reps);
-  std::printf("%-13s %9s %9s %7s %9s %9s %7s %9s %9s %9s\n", "program", "g.primal", "g.grad",
-              "g.ratio", "c.primal", "c.grad", "c.ratio", "g/c", "host Rd", "host/c.g");
+  std::printf(
+      "\nCPU seconds, best of %d; ratio = gradient / primal; target: graph/compiled <= 2. The "
+      "graph's runs use its schedule made once (as its lowering); the compiled evaluator's each "
+      "compile the term. Last columns: the graph's runs each making the schedule.\n",
+      reps);
+  std::printf("%-13s %9s %9s %7s %9s %9s %7s %9s %9s %9s | %9s %9s %7s %9s\n", "program",
+              "g.primal", "g.grad", "g.ratio", "c.primal", "c.grad", "c.ratio", "g/c", "host Rd",
+              "host/c.g", "g.primal", "g.grad", "g.ratio", "g/c");
   for (const Row& r : rows) {
-    double gr = r.gg / r.gp, cr = r.cg / r.cp;
-    std::printf("%-13s %9.4f %9.4f %7.2f %9.4f %9.4f %7.2f %8.2fx %9.4f %8.2fx\n", r.name.c_str(),
-                r.gp, r.gg, gr, r.cp, r.cg, cr, gr / cr, r.host_ok ? r.host : 0.0,
-                r.host_ok ? r.host / r.cg : 0.0);
+    double gr = r.gg / r.gp, cr = r.cg / r.cp, gr1 = r.gg_scheduling / r.gp_scheduling;
+    std::printf(
+        "%-13s %9.4f %9.4f %7.2f %9.4f %9.4f %7.2f %8.2fx %9.4f %8.2fx | %9.4f %9.4f %7.2f "
+        "%8.2fx\n",
+        r.name.c_str(), r.gp, r.gg, gr, r.cp, r.cg, cr, gr / cr, r.host_ok ? r.host : 0.0,
+        r.host_ok ? r.host / r.cg : 0.0, r.gp_scheduling, r.gg_scheduling, gr1, gr1 / cr);
   }
   std::printf(
       "\nMemory of one gradient: graph saved values (GraphStats) vs the tape (computed); peak RSS "

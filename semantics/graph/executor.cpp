@@ -167,20 +167,27 @@ class Executor {
             std::min<std::uint64_t>(o.max_frames, std::numeric_limits<std::int64_t>::max()))) {
     results_.assign(g.bodies[g.main].exits.size(), Token::dead());
     result_set_.assign(results_.size(), 0);
-    for (const Body& b : g.bodies) {
-      schedules_.push_back(make_schedule(g, b, /*with_guards=*/!propagate_));
-      const Schedule& sc = schedules_.back();
+    if (o.schedule) {
+      internal_check(o.schedule->graph == &g && o.schedule->with_guards == !propagate_ &&
+                         o.schedule->bodies.size() == g.bodies.size(),
+                     "a graph run with the schedule of another graph or deadness");
+    } else {
+      own_schedule_ = make_graph_schedule(g, /*with_guards=*/!propagate_);
+    }
+    schedules_ = (o.schedule ? *o.schedule : own_schedule_).bodies.data();
+    for (std::uint32_t b = 0; b < g.bodies.size(); ++b) {
+      const Schedule& sc = schedules_[b];
       Shape sh;
       // Layout: the frame, its pending counts, its slots (16-byte aligned).
       sh.slots_at = sizeof(F) + sizeof(std::int32_t) * sc.blocks.size();
       sh.slots_at = (sh.slots_at + 15) / 16 * 16;
       sh.size = sh.slots_at + sizeof(Token) * sc.num_slots;
-      sh.uses_store = b.uses_store;
+      sh.uses_store = g.bodies[b].uses_store;
       for (const Block& blk : sc.blocks)
         sh.pending.push_back(blk.pending);
       shapes_.push_back(std::move(sh));
       // A work item packs a frame (16-byte aligned, below 2^48) and a block in 64 bits.
-      internal_check(schedules_.back().blocks.size() < (std::size_t(1) << 20),
+      internal_check(sc.blocks.size() < (std::size_t(1) << 20),
                      "a graph body has more than 2^20 blocks");
     }
     unsigned n = Threaded ? std::max(1u, o.threads) : 1u;
@@ -276,9 +283,10 @@ class Executor {
   const GraphOptions& o_;
   NameSupply& names_;
   const bool propagate_;
-  const bool dynamic_;             // Engine::Dynamic
-  const std::int64_t max_frames_;  // GraphOptions::max_frames (at most 2^63 - 1)
-  std::vector<Schedule> schedules_;
+  const bool dynamic_;                   // Engine::Dynamic
+  const std::int64_t max_frames_;        // GraphOptions::max_frames (at most 2^63 - 1)
+  GraphSchedule own_schedule_;           // when the options give none
+  const Schedule* schedules_ = nullptr;  // by body
   // What a fresh frame of each body holds: its size, where its slots start, and the initial
   // pending counts.
   struct Shape {

@@ -32,6 +32,7 @@
 #include "lang/name.hpp"
 #include "semantics/eval_context.hpp"
 #include "semantics/graph/graph.hpp"
+#include "semantics/graph/schedule.hpp"
 #include "semantics/value.hpp"
 
 namespace adlang::graph {
@@ -59,6 +60,9 @@ struct GraphOptions {
   std::uint64_t max_frames = 4'000'000;
   // Fuel (counted per Call firing), predicates, and what Rd nodes need.
   EvalOptions eval;
+  // The graph's schedule for this `deadness` (make_graph_schedule), made once for several
+  // runs; null: the run makes it.
+  const GraphSchedule* schedule = nullptr;
 };
 
 struct GraphStats {

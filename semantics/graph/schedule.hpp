@@ -131,4 +131,16 @@ struct Schedule {
 // budget refuses). Without, every block keeps the body's topological order.
 Schedule make_schedule(const Graph& g, const Body& b, bool with_guards = true);
 
+// The schedules of every body of a graph, for one way of handling deadness (`with_guards`:
+// Deadness::Elide): what the executor runs. Made once per graph and shared by its runs
+// (GraphOptions::schedule), as TensorFlow initialises an executor once per graph and runs it
+// at every step; the executor makes its own when given none.
+struct GraphSchedule {
+  const Graph* graph = nullptr;
+  bool with_guards = true;
+  std::vector<Schedule> bodies;  // by body
+};
+
+GraphSchedule make_graph_schedule(const Graph& g, bool with_guards = true);
+
 }  // namespace adlang::graph

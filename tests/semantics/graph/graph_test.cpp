@@ -169,6 +169,40 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> guarded_ranges(const graph:
   return r;
 }
 
+// A graph's schedule made once serves several runs, on every engine and thread count, with the
+// results and statistics of runs that make their own; one made for the other way of handling
+// deadness is refused.
+TEST(GraphSchedule, MadeOnceForSeveralRuns) {
+  const Lowered l = lowered(kAck, {{"m", "2"}, {"n", "3"}});
+  for (graph::Deadness d : {graph::Deadness::Elide, graph::Deadness::Propagate}) {
+    const graph::GraphSchedule once =
+        graph::make_graph_schedule(l.g, /*with_guards=*/d == graph::Deadness::Elide);
+    for (graph::Engine e : {graph::Engine::Static, graph::Engine::Dynamic}) {
+      for (unsigned threads : {1u, 4u}) {
+        graph::GraphOptions o = options(e, threads, d);
+        graph::GraphStats own, shared;
+        NameSupply n1 = l.checked.names, n2 = l.checked.names;
+        const Value<double> a = graph::run_graph(l.g, l.values, o, n1, &own);
+        o.schedule = &once;
+        const Value<double> b = graph::run_graph(l.g, l.values, o, n2, &shared);
+        EXPECT_EQ(a, b);
+        EXPECT_EQ(b, Value<double>{9});
+        if (threads == 1) {  // (the counts of one thread's runs are deterministic)
+          EXPECT_EQ(own.tokens, shared.tokens);
+          EXPECT_EQ(own.dead_tokens, shared.dead_tokens);
+          EXPECT_EQ(own.peak_live_frames, shared.peak_live_frames);
+        }
+      }
+    }
+    graph::GraphOptions other =
+        options(graph::Engine::Static, 1,
+                d == graph::Deadness::Elide ? graph::Deadness::Propagate : graph::Deadness::Elide);
+    other.schedule = &once;
+    NameSupply names = l.checked.names;
+    EXPECT_THROW(graph::run_graph(l.g, l.values, other, names), InternalError);
+  }
+}
+
 TEST(GraphSchedule, UntakenSideIsOneRange) {
   Lowered l = lowered(kFib, {{"n", "3"}});
   graph::Schedule s = graph::make_schedule(l.g, l.g.bodies[1]);

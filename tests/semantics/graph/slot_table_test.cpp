@@ -1,6 +1,6 @@
 // The store's table of spilled values (semantics/graph/slot_table.hpp): against std::map on
-// random sequences of saves and takes, including runs that wrap around the table's end and
-// takes that leave holes in the middle of a probe run.
+// random sequences of saves and takes, including runs that wrap around the table's end, takes
+// in the middle of a probe run, and saves into the places of taken values.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -35,7 +35,7 @@ TEST(SlotTable, ManyConsecutiveSlotsTakenInReverse) {
   for (std::uint32_t s = 0; s < n; ++s)
     ASSERT_TRUE(t.insert(s, s * 0.5));
   EXPECT_EQ(t.size(), n);
-  EXPECT_LE(t.bytes(), 4 * n * 16u);  // at least a quarter full
+  EXPECT_LE(t.bytes(), 8 * (n + 1) * 16u);  // at least an eighth full
   for (std::uint32_t s = n; s-- > 0;) {
     double v = -1;
     ASSERT_TRUE(t.take(s, v));
