@@ -73,7 +73,10 @@ struct Differentiator::State {
     return id;
   }
 
-  std::uint32_t new_slot() { return g.store_slots++; }
+  std::uint32_t new_slot() {
+    internal_check(g.store_slots < UINT32_MAX - 1, "a graph with 2^32 - 2 store slots");
+    return g.store_slots++;
+  }
 
   // Whether b, or a body its calls reach, has a Load: then b's adjoint saves cotangents
   // (Load's adjoint is a Save), which must be ordered before its outputs.

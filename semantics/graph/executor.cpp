@@ -168,7 +168,8 @@ class Executor {
     results_.assign(g.bodies[g.main].exits.size(), Token::dead());
     result_set_.assign(results_.size(), 0);
     if (o.schedule) {
-      internal_check(o.schedule->graph == &g && o.schedule->with_guards == !propagate_ &&
+      internal_check(o.schedule->graph == &g && o.schedule->nodes == g.nodes.size() &&
+                         o.schedule->with_guards == !propagate_ &&
                          o.schedule->bodies.size() == g.bodies.size(),
                      "a graph run with the schedule of another graph or deadness");
     } else {
@@ -269,6 +270,10 @@ class Executor {
     std::uint64_t tokens = 0, dead = 0, frames = 0, copies = 0;
     std::int64_t frames_delta = 0;  // frames made minus freed, not yet published
     std::int64_t frames_seen = 0;   // the shared count when this worker last saw it
+    // Threaded: the most frames this worker has seen live (frames_seen + frames_delta), so that
+    // a run whose batches were never published still reports a peak (a lower bound, as the
+    // published one is: see frames_changed).
+    std::int64_t frames_peak = 0;
     // Per body, the frames freed for reuse: a list through each frame's first word.
     std::vector<void*> free_frames;
     Chunks chunk;
@@ -393,6 +398,9 @@ class Executor {
   // within kFrameBatch frames per worker (the budget: frame_allowed).
   void frames_changed(Worker& w, std::int64_t d) {
     w.frames_delta += d;
+    if constexpr (Threaded) {
+      if (d > 0) w.frames_peak = std::max(w.frames_peak, w.frames_seen + w.frames_delta);
+    }
     if (std::abs(w.frames_delta) < kFrameBatch) return;
     publish_frames(w);
   }
@@ -650,8 +658,9 @@ class Executor {
     } else {
       if (!t->more) t->more = new SlotTable;
       const std::size_t before = t->more->bytes();
-      internal_check(t->more->insert(slot, v), "a value saved twice by one activation");
-      store_spilled_bytes_ += t->more->bytes() - before;
+      const bool fresh = t->more->insert(slot, v);
+      store_spilled_bytes_ += t->more->bytes() - before;  // (modular: a rebuild may shrink it)
+      internal_check(fresh, "a value saved twice by one activation");
     }
     ++store_values_;
     store_grew();
@@ -690,7 +699,10 @@ class Executor {
       s.bodies_copied += w->copies;
       publish_frames(*w);
     }
-    s.peak_live_frames = static_cast<std::uint64_t>(peak_frames_);
+    std::int64_t peak = peak_frames_;
+    for (auto& w : workers_)
+      peak = std::max(peak, w->frames_peak);
+    s.peak_live_frames = static_cast<std::uint64_t>(peak);
     s.calls = calls_made();  // Call firings and the calls of Rd nodes' evaluations
     s.saved_values = saved_;
     s.peak_saved_values = peak_values_;

@@ -62,36 +62,39 @@ void verify(const Graph& g) {
   for (NodeId id = 0; id < g.nodes.size(); ++id) {
     const Node& n = g.nodes[id];
     for (std::uint32_t k = 0; k < n.outputs.size(); ++k) {
+      // (Messages are made only on failure: the verifier runs on graphs of 10^6 nodes.)
+      auto edge = [&] {
+        return std::string(to_string(n.kind)) + " #" + std::to_string(id) + " output " +
+               std::to_string(k);
+      };
       for (const Dest& d : n.outputs[k]) {
-        std::string edge = std::string(to_string(n.kind)) + " #" + std::to_string(id) + " output " +
-                           std::to_string(k);
         if (d.node >= g.nodes.size() || d.input >= g.nodes[d.node].inputs.size() ||
             !(g.nodes[d.node].inputs[d.input] == Port{id, k}))
-          fail(edge + " lists a consumer that does not read it");
-        if (listed[first_input[d.node] + d.input]) fail(edge + " lists a consumer twice");
+          fail(edge() + " lists a consumer that does not read it");
+        if (listed[first_input[d.node] + d.input]) fail(edge() + " lists a consumer twice");
         listed[first_input[d.node] + d.input] = true;
       }
     }
   }
   for (NodeId id = 0; id < g.nodes.size(); ++id) {
     const Node& n = g.nodes[id];
-    std::string me = std::string(to_string(n.kind)) + " #" + std::to_string(id);
-    if (n.body >= g.bodies.size()) fail(me + " has no body");
+    auto me = [&] { return std::string(to_string(n.kind)) + " #" + std::to_string(id); };
+    if (n.body >= g.bodies.size()) fail(me() + " has no body");
     const Body& b = g.bodies[n.body];
-    if (n.local >= b.nodes.size() || b.nodes[n.local] != id) fail(me + " is not in its body");
+    if (n.local >= b.nodes.size() || b.nodes[n.local] != id) fail(me() + " is not in its body");
     for (std::uint32_t i = 0; i < n.inputs.size(); ++i) {
       Port p = n.inputs[i];
-      if (p.node >= g.nodes.size()) fail(me + " input " + std::to_string(i) + " is not wired");
+      if (p.node >= g.nodes.size()) fail(me() + " input " + std::to_string(i) + " is not wired");
       const Node& src = g.nodes[p.node];
-      if (p.index >= src.outputs.size()) fail(me + " reads a missing port");
+      if (p.index >= src.outputs.size()) fail(me() + " reads a missing port");
       if (!listed[first_input[id] + i])
-        fail(me + " input " + std::to_string(i) + " has no matching edge");
+        fail(me() + " input " + std::to_string(i) + " has no matching edge");
       bool cross = n.kind == NodeKind::InputMerge || n.kind == NodeKind::Return;
-      if (!cross && src.body != n.body) fail(me + " reads a node of another body");
+      if (!cross && src.body != n.body) fail(me() + " reads a node of another body");
     }
     bool multi =
         n.inputs.size() > 1 && n.kind != NodeKind::InputMerge && n.kind != NodeKind::Return;
-    if (multi && n.slot + n.inputs.size() > b.num_slots) fail(me + " has slots out of range");
+    if (multi && n.slot + n.inputs.size() > b.num_slots) fail(me() + " has slots out of range");
   }
   for (const Node& n : g.nodes) {
     if ((n.kind == NodeKind::Save || n.kind == NodeKind::Load) &&

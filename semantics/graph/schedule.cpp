@@ -987,6 +987,7 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
 GraphSchedule make_graph_schedule(const Graph& g, bool with_guards) {
   GraphSchedule gs;
   gs.graph = &g;
+  gs.nodes = g.nodes.size();
   gs.with_guards = with_guards;
   for (const Body& b : g.bodies)
     gs.bodies.push_back(make_schedule(g, b, with_guards));

@@ -137,6 +137,7 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards = true);
 // at every step; the executor makes its own when given none.
 struct GraphSchedule {
   const Graph* graph = nullptr;
+  std::size_t nodes = 0;  // the graph's then (a graph lowered again in its place is another)
   bool with_guards = true;
   std::vector<Schedule> bodies;  // by body
 };

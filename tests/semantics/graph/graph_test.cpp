@@ -91,6 +91,16 @@ TEST(GraphFrames, FreedWithTheirLastTokenSoPeakIsTheDepth) {
   EXPECT_EQ(p.frames_created, 1973u);  // dead tokens never enter a body
 }
 
+// Several workers publish their frames to the shared count in batches; a run too small to fill
+// a batch still reports the frames a worker saw live (a lower bound, as the published peak is).
+TEST(GraphFrames, PeakOfASmallRunAtSeveralThreads) {
+  graph::GraphStats s;
+  EXPECT_EQ(run_graph(kFib, {{"n", "2"}}, options(graph::Engine::Static, 4), &s), "2");
+  EXPECT_EQ(s.frames_created, 3u);
+  EXPECT_GE(s.peak_live_frames, 2u);  // the main frame and the call running
+  EXPECT_LE(s.peak_live_frames, 4u);
+}
+
 TEST(GraphUndefined, ReasonAndLocation) {
   EXPECT_EQ(run_graph("let x: real = log(0) in 1"),
             "undefined (operator outside its domain): log(x) is undefined at x = 0 at 1:15");
