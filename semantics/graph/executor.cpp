@@ -145,6 +145,28 @@ MappedRegions& graph_regions() {
   return regions;
 }
 
+// An allocator of whole cache lines: the arrays a worker writes at every call (its work list,
+// its free lists) are allocated by the thread that makes the executor, in the same heap as the
+// other worker's, and two of them sharing a line made the two workers write one line
+// alternately: fib(27) at 2 threads ran in 17 ms or, in about a third of the runs, 23-35 ms.
+template <class T>
+struct CacheLineAllocator {
+  using value_type = T;
+  static constexpr std::size_t kLine = 64;
+  CacheLineAllocator() = default;
+  template <class U>
+  explicit CacheLineAllocator(const CacheLineAllocator<U>&) {}
+  static std::size_t bytes(std::size_t n) { return (n * sizeof(T) + kLine - 1) / kLine * kLine; }
+  T* allocate(std::size_t n) {
+    return static_cast<T*>(::operator new (bytes(n), std::align_val_t{kLine}));
+  }
+  void deallocate(T* p, std::size_t) { ::operator delete (p, std::align_val_t{kLine}); }
+  template <class U>
+  bool operator==(const CacheLineAllocator<U>&) const {
+    return true;
+  }
+};
+
 // ---- the executor ----------------------------------------------------------------------
 
 template <bool Threaded>
@@ -261,7 +283,7 @@ class Executor {
     explicit Worker(std::size_t bodies) : free_frames(bodies, nullptr) {}
     // The work list, private to the worker: LIFO at the back; with several threads, an idle
     // worker is given the oldest item (at `base`) when it asks (see run_parallel).
-    std::vector<std::uint64_t> stack;
+    std::vector<std::uint64_t, CacheLineAllocator<std::uint64_t>> stack;
     std::size_t base = 0;
     std::uint64_t next = 0;  // the item to run after this one
     // Children made by the running block, each holding its frame: added to the frame's live
@@ -275,7 +297,7 @@ class Executor {
     // published one is: see frames_changed).
     std::int64_t frames_peak = 0;
     // Per body, the frames freed for reuse: a list through each frame's first word.
-    std::vector<void*> free_frames;
+    std::vector<void*, CacheLineAllocator<void*>> free_frames;
     Chunks chunk;
     alignas(64) std::atomic<std::int64_t> fuel{0};  // Threaded: fuel taken from the pool
     // Threaded: the index of a worker asking this one for work (kNoRequest if none), and the
