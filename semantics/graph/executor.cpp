@@ -1095,30 +1095,30 @@ class Executor {
       case OpKind::Log: {
         if (slots[in[0]].state != State::Live) return false;
         const double x = value_in(n, slots, in, 0);
+        bool ok = false;
         switch (n.op) {
           case OpKind::Neg:
-            operators::Neg::primal(&x, &r, 0);
+            ok = unary<operators::Neg>(x, r, mode);
             break;
           case OpKind::Floor:
-            if (op_eval_detail::outside_domain(operators::Floor::definition.domain, &x, mode))
-              return false;
-            operators::Floor::primal(&x, &r, 0);
+            ok = unary<operators::Floor>(x, r, mode);
             break;
           case OpKind::Sin:
-            operators::Sin::primal(&x, &r, 0);
+            ok = unary<operators::Sin>(x, r, mode);
             break;
           case OpKind::Cos:
-            operators::Cos::primal(&x, &r, 0);
+            ok = unary<operators::Cos>(x, r, mode);
             break;
           case OpKind::Exp:
-            operators::Exp::primal(&x, &r, 0);
+            ok = unary<operators::Exp>(x, r, mode);
+            break;
+          case OpKind::Log:
+            ok = unary<operators::Log>(x, r, mode);
             break;
           default:
-            if (op_eval_detail::outside_domain(operators::Log::definition.domain, &x, mode))
-              return false;
-            operators::Log::primal(&x, &r, 0);
             break;
         }
+        if (!ok) return false;
         break;
       }
       case OpKind::Sub:
@@ -1143,6 +1143,14 @@ class Executor {
     if (!ScalarTraits<double>::in_range(r)) return false;
     w.tokens += n.fires;
     slots[n.out] = Token::live(r);
+    return true;
+  }
+
+  // Operator O's primal at x inside its domain (false outside: the generic path reports it).
+  template <class O>
+  static bool unary(double x, double& r, PredicateMode mode) {
+    if (op_eval_detail::outside_domain(O::definition.domain, &x, mode)) return false;
+    O::primal(&x, &r, 0);
     return true;
   }
 
@@ -1239,11 +1247,8 @@ class Executor {
         fire_rd(f, n, in);
         return;
       case NodeKind::Save:
-        save(f->tag, n.index, slots[in[0]].value);
-        slots[n.out] = slots[in[0]];
-        return;
       case NodeKind::Load:
-        slots[n.out] = Token::live(take(f->tag, n.index, n.info->control));
+        apply_store(f, n, in);
         return;
       case NodeKind::Switch:
       case NodeKind::Merge:
@@ -1255,10 +1260,13 @@ class Executor {
     }
   }
 
-  // A Save or a Load on a live token (fire_strict's rule for them, without its checks).
+  // A Save or a Load on a live token: fire_strict's rule for them, without its checks.
   [[gnu::noinline]] void fire_store(Worker& w, F* f, const ScheduledNode& n,
                                     const std::uint32_t* in) {
     ++w.tokens;
+    apply_store(f, n, in);
+  }
+  void apply_store(F* f, const ScheduledNode& n, const std::uint32_t* in) {
     Token* slots = f->slots;
     if (n.kind == NodeKind::Save) {
       save(f->tag, n.index, slots[in[0]].value);
