@@ -67,6 +67,8 @@ int main(int argc, char** argv) {
   using namespace adlang;
   using namespace adlang::bench;
   int reps = argc > 1 ? std::atoi(argv[1]) : 3;
+  // An optional second argument: run only the programs whose name contains it ("ack").
+  std::string only = argc > 2 ? argv[2] : "";
   std::string dir = source_dir() + "/examples/thesis/";
   std::vector<Case> cases = {
       {"fib(24)", dir + "fib.ad", {"n=24"}},
@@ -80,6 +82,7 @@ int main(int argc, char** argv) {
   std::printf("%-14s %10s %10s %10s %10s %10s %8s %8s %8s %7s\n", "program", "compiled", "static",
               "dynamic", "static-2t", "static-pd", "dyn/sta", "sta/cmp", "1t/2t", "frames");
   for (const Case& c : cases) {
+    if (std::string(c.name).find(only) == std::string::npos) continue;
     RunCommandOptions ro;
     ro.file = c.file;
     ro.env = c.env;

@@ -4,9 +4,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <type_traits>
 #include <unordered_set>
@@ -43,38 +45,71 @@ struct Bottom {
 // after them in the block see it. It never leaves the frame.
 enum class State : std::uint8_t { Live, Dead, Bottom, Absent };
 
-struct Token {
-  union {
-    double value;
-    const Bottom* bottom;
-  };
-  State state;
-
+// A token in 8 bytes: a live token is its double, and the others are NaNs whose top 16 bits
+// say which, a bottom's pointer in the low 48 bits. A live value is finite
+// (ScalarTraits::in_range), and arithmetic makes only the NaNs 0x7FF8... and 0xFFF8..., never
+// these. (Written as a double and a state byte in 16 bytes, a token just computed was copied
+// by one 16-byte load from two smaller stores, which a processor cannot forward to the load;
+// frames were twice as large: docs/performance.md Sec. 9, "Tokens in 8 bytes".)
+class Token {
+ public:
   static Token live(double v) {
     Token t;
-    t.value = v;
-    t.state = State::Live;
+    std::memcpy(&t.bits_, &v, sizeof v);
     return t;
   }
-  static Token dead() {
-    Token t;
-    t.value = 0;
-    t.state = State::Dead;
-    return t;
-  }
-  static Token absent() {
-    Token t;
-    t.value = 0;
-    t.state = State::Absent;
-    return t;
-  }
+  static Token boolean(bool b) { return Token(b ? kOne : 0); }  // 1 or 0 (+0.0)
+  static Token dead() { return Token(kDead); }
+  static Token absent() { return Token(kAbsent); }
   static Token undefined(const Bottom* b) {
-    Token t;
-    t.bottom = b;
-    t.state = State::Bottom;
-    return t;
+    const auto p = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(b));
+    internal_check(p < kPayload, "a bottom lies above 2^48");
+    return Token(kBottom | p);
   }
+
+  bool is_live() const { return bits() < kDead; }
+  // A live predicate that selects side `side` of a Switch (0: true). The 1 and 0 of
+  // Token::boolean, which every predicate is, take one comparison.
+  bool selects(std::uint32_t side) const {
+    if (bits_ == (side == 0 ? kOne : 0)) return true;
+    return is_live() && (value() != 0) == (side == 0);
+  }
+  bool is_dead() const { return (bits() >> 48) == (kDead >> 48); }
+  bool is_absent() const { return (bits() >> 48) == (kAbsent >> 48); }
+  bool is_bottom() const { return (bits() >> 48) == (kBottom >> 48); }
+  State state() const {
+    return is_live() ? State::Live : static_cast<State>((bits() >> 48) - (kLiveEnd >> 48));
+  }
+  double value() const {
+    double v;
+    std::memcpy(&v, &bits_, sizeof v);
+    return v;
+  }
+  const Bottom* bottom() const {
+    return reinterpret_cast<const Bottom*>(static_cast<std::uintptr_t>(bits() & (kPayload - 1)));
+  }
+
+ private:
+  static constexpr std::uint64_t kLiveEnd = std::uint64_t(0xFFF8) << 48;
+  static constexpr std::uint64_t kDead = kLiveEnd + (std::uint64_t(State::Dead) << 48);
+  static constexpr std::uint64_t kBottom = kLiveEnd + (std::uint64_t(State::Bottom) << 48);
+  static constexpr std::uint64_t kAbsent = kLiveEnd + (std::uint64_t(State::Absent) << 48);
+  static constexpr std::uint64_t kPayload = std::uint64_t(1) << 48;
+  static constexpr std::uint64_t kOne = std::uint64_t(0x3FF0) << 48;  // 1.0
+  Token() = default;
+  explicit Token(std::uint64_t bits) : bits_(bits) {}
+  std::uint64_t bits() const { return bits_; }
+  std::uint64_t bits_;
 };
+static_assert(sizeof(Token) == 8);
+
+// Whether the tokens in slots in[0 .. n) are all live.
+inline bool all_live(const Token* slots, const std::uint32_t* in, std::uint32_t n) {
+  bool live = true;
+  for (std::uint32_t j = 0; j < n; ++j)
+    live &= slots[in[j]].is_live();
+  return live;
+}
 
 // The earlier of two bottoms in evaluation order.
 const Bottom* earlier(const Bottom* a, const Bottom* b) {
@@ -131,10 +166,13 @@ struct Frame {
   bool returned;               // every output sent: the parent may be gone
   bool shared;                 // threaded: another worker may touch its counts
   const Schedule* code;        // the body (Dynamic: this activation's own copy)
-  std::int32_t* pending;       // per block: signals still missing
   Token* slots;                // output slots of the body's nodes
   TagNode* tag;  // its tag in the store, or null (no reverse mode); a root is the frame's own
+
+  // Per block: signals still missing. They follow the frame.
+  std::int32_t* pending() { return reinterpret_cast<std::int32_t*>(this + 1); }
 };
+static_assert(std::is_trivially_copyable_v<Frame> && sizeof(Frame) % 16 == 0);
 
 // The regions graph executors of this thread take their frames' and tags' chunks from (their
 // workers' threads too, under the executor's lock). They are not MappedRegions::here(), which
@@ -201,13 +239,25 @@ class Executor {
     for (std::uint32_t b = 0; b < g.bodies.size(); ++b) {
       const Schedule& sc = schedules_[b];
       Shape sh;
-      // Layout: the frame, its pending counts, its slots (16-byte aligned).
-      sh.slots_at = sizeof(F) + sizeof(std::int32_t) * sc.blocks.size();
-      sh.slots_at = (sh.slots_at + 15) / 16 * 16;
+      // Layout: the frame, its pending counts (padded to a multiple of kImageGroup bytes),
+      // its slots. The first two are copied from the image (see make_frame).
+      std::vector<std::int32_t> pending;
+      for (const Block& blk : sc.blocks)
+        pending.push_back(blk.pending);
+      std::size_t bytes = sizeof(std::int32_t) * pending.size();
+      bytes = sizeof(F) + (bytes + kImageGroup - 1) / kImageGroup * kImageGroup;
+      sh.image.assign(bytes, 0);
+      F image{};
+      image.body = b;
+      image.live = 1;
+      image.exits_pending = static_cast<std::int32_t>(sc.exits);
+      image.code = &sc;
+      std::memcpy(sh.image.data(), &image, sizeof image);
+      std::memcpy(sh.image.data() + sizeof image, pending.data(),
+                  sizeof(std::int32_t) * pending.size());
+      sh.slots_at = bytes;
       sh.size = sh.slots_at + sizeof(Token) * sc.num_slots;
       sh.uses_store = g.bodies[b].uses_store;
-      for (const Block& blk : sc.blocks)
-        sh.pending.push_back(blk.pending);
       shapes_.push_back(std::move(sh));
       // A work item packs a frame (16-byte aligned, below 2^48) and a block in 64 bits.
       internal_check(sc.blocks.size() < (std::size_t(1) << 20),
@@ -254,10 +304,9 @@ class Executor {
     for (std::size_t i = 0; i < results_.size(); ++i) {
       internal_check(result_set_[i] != 0, "the graph stopped before producing its result");
       const Token& t = results_[i];
-      internal_check(t.state != State::Dead && t.state != State::Absent,
-                     "the graph's result is dead");
-      if (t.state == State::Bottom) bottom = earlier(bottom, t.bottom);
-      if (t.state == State::Live) out.push_back(t.value);
+      internal_check(!t.is_dead() && !t.is_absent(), "the graph's result is dead");
+      if (t.is_bottom()) bottom = earlier(bottom, t.bottom());
+      if (t.is_live()) out.push_back(t.value());
     }
     // A budget that ran out while the graph pursued a call that sequential evaluation would
     // never have made: an undefinedness before every refused call (the result's earliest
@@ -316,10 +365,13 @@ class Executor {
   const Schedule* schedules_ = nullptr;  // by body
   // What a fresh frame of each body holds: its size, where its slots start, and the initial
   // pending counts.
+  static constexpr std::size_t kImageGroup = 32;
   struct Shape {
     std::size_t size = 0, slots_at = 0;
     bool uses_store = false;
-    std::vector<std::int32_t> pending;
+    // A fresh frame's first slots_at bytes: the Frame of a call from nowhere (no parent, site
+    // or tag; live 1; its outputs pending) and its blocks' pending counts.
+    std::vector<unsigned char> image;
   };
   std::vector<Shape> shapes_;
   std::vector<std::unique_ptr<Worker>> workers_;
@@ -419,6 +471,12 @@ class Executor {
   // touched by every call on both cores costs more than the call); the peak is then exact to
   // within kFrameBatch frames per worker (the budget: frame_allowed).
   void frames_changed(Worker& w, std::int64_t d) {
+    if constexpr (!Threaded) {
+      // One worker: the count is its own, and exact.
+      live_frames_ += d;
+      if (d > 0 && live_frames_ > peak_frames_) peak_frames_ = live_frames_;
+      return;
+    }
     w.frames_delta += d;
     if constexpr (Threaded) {
       if (d > 0) w.frames_peak = std::max(w.frames_peak, w.frames_seen + w.frames_delta);
@@ -447,6 +505,7 @@ class Executor {
   // worker make at most a batch more (each batch it publishes refreshes its view), so the live
   // frames exceed the budget by fewer than 2 * kFrameBatch per worker (docs/graph.md).
   bool frame_allowed(Worker& w) {
+    if constexpr (!Threaded) return live_frames_ < max_frames_;
     if (w.frames_seen + w.frames_delta < max_frames_) return true;
     if constexpr (Threaded) {
       w.frames_seen = live_frames_.load(std::memory_order_relaxed);
@@ -488,7 +547,8 @@ class Executor {
 
   // A frame of `body` called from `site` (`cs`: its CallSite), or the main frame (UINT32_MAX,
   // null).
-  F* make_frame(Worker& w, F* parent, std::uint32_t body, std::uint32_t site, const CallSite* cs) {
+  [[gnu::always_inline]] inline F* make_frame(Worker& w, F* parent, std::uint32_t body,
+                                              std::uint32_t site, const CallSite* cs) {
     const Shape& sh = shapes_[body];
     const Schedule& s = schedules_[body];
     void* mem = w.free_frames[body];
@@ -498,26 +558,24 @@ class Executor {
       mem = carve(w.chunk, sh.size);
     }
     char* p = static_cast<char*>(mem);
-    F* f = new (p) F;
+    // Copied in fixed-size groups (field by field, and the counts by std::copy, which is a
+    // call to memmove, took more instructions: docs/performance.md Sec. 9, "Tokens in 8
+    // bytes").
+    const unsigned char* image = sh.image.data();
+    std::memcpy(p, image, sizeof(F));
+    for (std::size_t k = sizeof(F); k < sh.slots_at; k += kImageGroup)
+      std::memcpy(p + k, image + k, kImageGroup);
+    F* f = std::launder(reinterpret_cast<F*>(p));
     f->parent = parent;
-    f->body = body;
     f->site = site;
     f->local = cs ? cs->local : 0;
-    set<std::int64_t>(f->live, 1);
-    set<std::int32_t>(f->exits_pending, static_cast<std::int32_t>(s.exits));
-    set<bool>(f->returned, false);
-    set<bool>(f->shared, false);
-    f->code = &s;
-    f->tag = nullptr;
+    f->slots = reinterpret_cast<Token*>(p + sh.slots_at);
     if (cs && cs->tagged) {
       internal_check(parent->tag != nullptr, "a tagged call from a frame without a tag");
       f->tag = enter_tag(parent->tag, cs->mirror);
     } else if (sh.uses_store) {
       f->tag = new_tag(nullptr, 0);
     }
-    f->pending = reinterpret_cast<std::int32_t*>(p + sizeof(F));
-    f->slots = reinterpret_cast<Token*>(p + sh.slots_at);
-    std::copy(sh.pending.begin(), sh.pending.end(), f->pending);
     if (dynamic_ && parent) {
       // TensorFlow's dynamic approach: the call instantiates a copy of the callee's body.
       f->code = new Schedule(s);
@@ -781,7 +839,7 @@ class Executor {
   // The same, for a block that waits for `pending` signals in a fresh frame.
   static bool arrive(F* f, std::uint32_t b, std::int32_t pending, std::int32_t n) {
     if (pending == n) return true;
-    std::int32_t left = dec<std::int32_t>(f, f->pending[b], n);
+    std::int32_t left = dec<std::int32_t>(f, f->pending()[b], n);
     internal_check(left >= 0, "a block of the graph was signalled too often");
     return left == 0;
   }
@@ -927,9 +985,8 @@ class Executor {
     w.tokens += blk.sources;
     for (const ScheduledNode* np = s.nodes.data() + blk.first; np != end; ++np) {
       const ScheduledNode& n = *np;
-      // (A schedule for propagated deadness has no guard; dropping the redundant test made
-      // gcc's code for this loop 1-5% longer, docs/performance.md Sec. 9.)
-      if (n.guard != kNoGuard && !propagate_) {
+      // (A schedule for propagated deadness has no guard.)
+      if (n.guard != kNoGuard) {
         const std::uint32_t skip_to = untaken_end(s, slots, n.guard);
         if (skip_to != 0) {
           np = s.nodes.data() + skip_to - 1;
@@ -940,14 +997,14 @@ class Executor {
       switch (n.kind) {
         case NodeKind::Const:
         case NodeKind::BoolConst:
-          if (slots[in[0]].state == State::Live && !n.info->error) {
+          if (slots[in[0]].is_live() && !n.info->error) {
             ++w.tokens;
             slots[n.out] = Token::live(n.value);
             continue;
           }
           break;
         case NodeKind::Add:
-          if (slots[in[0]].state == State::Live && slots[in[1]].state == State::Live) {
+          if (slots[in[0]].is_live() && slots[in[1]].is_live()) {
             double r = value_in(n, slots, in, 0) + value_in(n, slots, in, 1);
             if (ScalarTraits<double>::in_range(r)) {
               w.tokens += n.fires;
@@ -960,12 +1017,13 @@ class Executor {
           if (fire_arithmetic(w, slots, n, in, o_.eval.predicates)) continue;
           break;
         case NodeKind::Pred:
-          if (slots[in[0]].state == State::Live && slots[in[1]].state == State::Live) {
-            std::optional<bool> v = eval_pred(*n.info->pred, value_in(n, slots, in, 0),
-                                              value_in(n, slots, in, 1), o_.eval.predicates);
+          if (slots[in[0]].is_live() && slots[in[1]].is_live()) {
+            std::optional<bool> v =
+                eval_pred(Pred::make(static_cast<PredKind>(n.pred)), value_in(n, slots, in, 0),
+                          value_in(n, slots, in, 1), o_.eval.predicates);
             if (v) {
               w.tokens += n.fires;
-              slots[n.out] = Token::live(*v ? 1 : 0);
+              slots[n.out] = Token::boolean(*v);
               continue;
             }
           }
@@ -985,14 +1043,14 @@ class Executor {
           continue;
         case NodeKind::Exit: {
           Token t = slots[in[0]];
-          internal_check(t.state != State::Absent, "a body's output is absent");
+          internal_check(!t.is_absent(), "a body's output is absent");
           ++w.tokens;
-          if (t.state == State::Dead) ++w.dead;
+          if (t.is_dead()) ++w.dead;
           fire_exit(w, f, n, t);
           continue;
         }
         case NodeKind::Gate:
-          if (slots[in[0]].state == State::Live && slots[in[1]].state == State::Live) {
+          if (slots[in[0]].is_live() && slots[in[1]].is_live()) {
             ++w.tokens;
             slots[n.out] = slots[in[0]];
             continue;
@@ -1001,7 +1059,7 @@ class Executor {
         case NodeKind::Save:
         case NodeKind::Load:
           // (Out of the loop: a gradient's bodies fire one per value the adjoint reads.)
-          if (slots[in[0]].state == State::Live) {
+          if (slots[in[0]].is_live()) {
             fire_store(w, f, n, in);
             continue;
           }
@@ -1013,8 +1071,8 @@ class Executor {
         case NodeKind::Return:
           throw InternalError("internal error: a source node in a block's node list");
       }
-      if (slots[in[0]].state == State::Absent &&
-          (n.immediate == kNoImmediate || slots[in[n.immediate]].state == State::Absent)) {
+      if (slots[in[0]].is_absent() &&
+          (n.immediate == kNoImmediate || slots[in[n.immediate]].is_absent())) {
         // The untaken side of a Switch (a folded constant whose token is not absent still
         // fires: fire_strict).
         for (std::uint32_t k = 0; k < n.nout; ++k)
@@ -1041,7 +1099,7 @@ class Executor {
     for (; gi != kNoGuard; gi = s.guards[gi].next) {
       const Guard& gd = s.guards[gi];
       const Token& p = slots[gd.pred];
-      if (p.state == State::Live && (p.value != 0) == (gd.side == 0)) continue;
+      if (p.selects(gd.side)) continue;
       for (std::uint32_t k = gd.exports; k < gd.exports_end; ++k)
         slots[s.exported[k]] = Token::absent();
       return gd.end;
@@ -1093,7 +1151,7 @@ class Executor {
       case OpKind::Cos:
       case OpKind::Exp:
       case OpKind::Log: {
-        if (slots[in[0]].state != State::Live) return false;
+        if (!slots[in[0]].is_live()) return false;
         const double x = value_in(n, slots, in, 0);
         bool ok = false;
         switch (n.op) {
@@ -1124,7 +1182,7 @@ class Executor {
       case OpKind::Sub:
       case OpKind::Mul:
       case OpKind::Div: {
-        if (slots[in[0]].state != State::Live || slots[in[1]].state != State::Live) return false;
+        if (!slots[in[0]].is_live() || !slots[in[1]].is_live()) return false;
         double x[2] = {value_in(n, slots, in, 0), value_in(n, slots, in, 1)};
         if (n.op == OpKind::Sub) {
           operators::Sub::primal(x, &r, 0);
@@ -1157,7 +1215,7 @@ class Executor {
   // Input i of node n: its token's value, or the folded constant's (ScheduledNode::immediate).
   static double value_in(const ScheduledNode& n, const Token* slots, const std::uint32_t* in,
                          std::uint32_t i) {
-    return i == n.immediate ? n.value : slots[in[i]].value;
+    return i == n.immediate ? n.value : slots[in[i]].value();
   }
 
   // The inputs of a Merge that a block has produced. A live predicate also counts the input
@@ -1167,9 +1225,9 @@ class Executor {
     for (std::uint32_t i = 0; i < 3; ++i) {
       if (!(x.merge_inputs & (1u << i))) continue;
       const Token& t = f->slots[x.merge_slots[i]];
-      if (t.state == State::Absent) continue;
+      if (t.is_absent()) continue;
       if (i == 2 && !propagate_) {
-        n += t.state == State::Live ? 2 : 3;
+        n += t.is_live() ? 2 : 3;
       } else {
         n += 1;
       }
@@ -1189,7 +1247,7 @@ class Executor {
     Token* slots = f->slots;
     if (n.immediate != kNoImmediate) {
       // The folded constant's firing: on any token but none (its token is its input's).
-      const State c = slots[in[n.immediate]].state;
+      const State c = slots[in[n.immediate]].state();
       if (c != State::Absent) ++w.tokens;
       if (c == State::Dead) ++w.dead;
     }
@@ -1197,12 +1255,12 @@ class Executor {
     const Bottom* bottom = nullptr;
     for (std::uint32_t i = 0; i < n.nin; ++i) {
       const Token& t = slots[in[i]];
-      if (t.state == State::Absent) {
+      if (t.is_absent()) {
         emit_all(f, n, Token::absent());
         return;
       }
-      if (t.state == State::Dead) dead = true;
-      if (t.state == State::Bottom) bottom = earlier(bottom, t.bottom);
+      if (t.is_dead()) dead = true;
+      if (t.is_bottom()) bottom = earlier(bottom, t.bottom());
     }
     w.tokens += 1 + n.elided;  // (its elided Switches fire when it does: SwitchElision)
     if (dead || bottom) {
@@ -1269,7 +1327,7 @@ class Executor {
   void apply_store(F* f, const ScheduledNode& n, const std::uint32_t* in) {
     Token* slots = f->slots;
     if (n.kind == NodeKind::Save) {
-      save(f->tag, n.index, slots[in[0]].value);
+      save(f->tag, n.index, slots[in[0]].value());
       slots[n.out] = slots[in[0]];
     } else {
       slots[n.out] = Token::live(take(f->tag, n.index, n.info->control));
@@ -1308,25 +1366,25 @@ class Executor {
     const Token d = slots[in[0]];
     const Token p = slots[in[1]];
     Token* out = slots + n.out;
-    if (d.state == State::Live && p.state == State::Live) {  // the common case
+    if (d.is_live() && p.is_live()) {  // the common case
       ++w.tokens;
-      const bool taken = p.value != 0;
+      const bool taken = p.value() != 0;
       out[taken ? 0 : 1] = d;
       out[taken ? 1 : 0] = propagate_ ? Token::dead() : Token::absent();
       return;
     }
-    if (d.state == State::Absent || p.state == State::Absent) {
+    if (d.is_absent() || p.is_absent()) {
       out[0] = out[1] = Token::absent();
       return;
     }
     ++w.tokens;
     Token untaken = propagate_ ? Token::dead() : Token::absent();
-    if (p.state != State::Live || d.state == State::Dead) {
+    if (!p.is_live() || d.is_dead()) {
       if (propagate_) ++w.dead;
       out[0] = out[1] = untaken;
       return;
     }
-    bool taken = p.value != 0;
+    bool taken = p.value() != 0;
     out[taken ? 0 : 1] = d;
     out[taken ? 1 : 0] = untaken;
   }
@@ -1335,17 +1393,17 @@ class Executor {
   // forwarded.
   void fire_merge(Worker& w, Token* slots, const ScheduledNode& n, const std::uint32_t* in) {
     const Token p = slots[in[2]];
-    if (p.state == State::Absent) {
+    if (p.is_absent()) {
       slots[n.out] = Token::absent();
       return;
     }
     ++w.tokens;
-    if (p.state != State::Live) {
-      if (p.state == State::Dead) ++w.dead;
+    if (!p.is_live()) {
+      if (p.is_dead()) ++w.dead;
       slots[n.out] = p;
       return;
     }
-    slots[n.out] = slots[in[p.value != 0 ? 0 : 1]];
+    slots[n.out] = slots[in[p.value() != 0 ? 0 : 1]];
   }
 
   // A folded tail (schedule.hpp, ScheduledNode::side): the Merge on the body's output and its
@@ -1353,18 +1411,18 @@ class Executor {
   [[gnu::noinline]] void fire_tail(Worker& w, F* f, const ScheduledNode& n,
                                    const std::uint32_t* in) {
     const Token p = f->slots[in[1]];
-    if (p.state != State::Live) {
-      if (!n.sends_bottom || p.state == State::Absent) return;
+    if (!p.is_live()) {
+      if (!n.sends_bottom || p.is_absent()) return;
       w.tokens += 2;  // the Merge sends its bottom (or dead) predicate, the Exit sends that
-      if (p.state == State::Dead) w.dead += 2;
+      if (p.is_dead()) w.dead += 2;
       fire_exit(w, f, n, p);
       return;
     }
-    if ((p.value != 0) != (n.side == 0)) return;
+    if ((p.value() != 0) != (n.side == 0)) return;
     const Token t = f->slots[in[0]];
-    internal_check(t.state != State::Absent, "a body's output is absent");
+    internal_check(!t.is_absent(), "a body's output is absent");
     w.tokens += 2;  // the Merge's firing and the Exit's
-    if (t.state == State::Dead) ++w.dead;
+    if (t.is_dead()) ++w.dead;
     fire_exit(w, f, n, t);
   }
 
@@ -1412,10 +1470,7 @@ class Executor {
     const Token* slots = f->slots;
     const CallSite& s = g_.sites[n.site];
     // The common case first: every Call live.
-    unsigned states = 0;
-    for (std::uint32_t j = 0; j < n.nin; ++j)
-      states |= 1u << static_cast<unsigned>(slots[in[j]].state);
-    if (states != 1u << static_cast<unsigned>(State::Live)) {
+    if (!all_live(slots, in, n.nin)) {
       fire_site_not_live(w, f, n, in, s);
       return;
     }
@@ -1431,11 +1486,11 @@ class Executor {
   [[gnu::noinline]] void fire_site_not_live(Worker& w, F* f, const ScheduledNode& n,
                                             const std::uint32_t* in, const CallSite& s) {
     const Token* slots = f->slots;
-    const State control = slots[in[n.nin - 1]].state;
+    const State control = slots[in[n.nin - 1]].state();
     bool same = true;  // every Call of a site is on the same side of every Switch
     for (std::uint32_t j = 0; j + 1 < n.nin; ++j)
-      same = same && (slots[in[j]].state == State::Absent) == (control == State::Absent) &&
-             (slots[in[j]].state == State::Dead) == (control == State::Dead);
+      same = same && (slots[in[j]].is_absent()) == (control == State::Absent) &&
+             (slots[in[j]].is_dead()) == (control == State::Dead);
     internal_check(same, "the Calls of a call site disagree on deadness");
     if (control == State::Absent) return;
     w.tokens += n.nin;
@@ -1450,7 +1505,7 @@ class Executor {
     }
     const Bottom* bottom = nullptr;
     for (std::uint32_t j = 0; j < n.nin; ++j)
-      if (slots[in[j]].state == State::Bottom) bottom = earlier(bottom, slots[in[j]].bottom);
+      if (slots[in[j]].is_bottom()) bottom = earlier(bottom, slots[in[j]].bottom());
     if (!bottom) bottom = admit(w, f, s);  // a call that is not made charges nothing
     if (bottom) {
       return_undefined(w, f, s, bottom);
@@ -1460,7 +1515,8 @@ class Executor {
   }
 
   // Call_i's firing: the child frame t/i, its arguments, its entry block queued.
-  void enter(Worker& w, F* f, const ScheduledNode& n, const std::uint32_t* in, const CallSite& s) {
+  [[gnu::always_inline]] inline void enter(Worker& w, F* f, const ScheduledNode& n,
+                                           const std::uint32_t* in, const CallSite& s) {
     const Token* slots = f->slots;
     F* c = make_frame(w, f, s.callee, n.site, &s);
     ++w.frames;
@@ -1635,7 +1691,7 @@ class Executor {
   void fire_rd(F* f, const ScheduledNode& n, const std::uint32_t* in) {
     std::vector<double> x(n.nin);
     for (std::uint32_t i = 0; i < n.nin; ++i)
-      x[i] = f->slots[in[i]].value;
+      x[i] = f->slots[in[i]].value();
     Value<double> r;
     try {
       std::lock_guard<std::mutex> l(mu_);

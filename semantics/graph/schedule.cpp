@@ -892,6 +892,7 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
         blk.merge = true;
       }
       if (node.op) s.op = node.op->kind();
+      if (node.pred) s.pred = static_cast<std::uint8_t>(node.pred->kind());
       if (is_source(node)) {
         ++blk.sources;
       } else {

@@ -67,6 +67,7 @@ struct ScheduledNode {
   // Pred: the Switches on its output that left the schedule (schedule.cpp, SwitchElision),
   // whose firings it counts with its own (they are in `fires`).
   std::uint8_t elided = 0;
+  std::uint8_t pred = 0;            // Pred: its PredKind (the executor's fast path)
   std::uint32_t nin = 0, nout = 0;  // (32 bits: a gradient of 10^5 inputs has a Call of as many)
   std::uint32_t in = 0;             // its input slots: Schedule::inputs[in .. in + nin)
   std::uint32_t out = 0;            // its output slots: out .. out + nout
