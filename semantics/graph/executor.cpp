@@ -1070,6 +1070,9 @@ class Executor {
         case NodeKind::InputMerge:
         case NodeKind::Return:
           throw InternalError("internal error: a source node in a block's node list");
+        default:
+          // (Every kind is a case above: without this, the dispatch tests its range first.)
+          __builtin_unreachable();
       }
       if (slots[in[0]].is_absent() &&
           (n.immediate == kNoImmediate || slots[in[n.immediate]].is_absent())) {
