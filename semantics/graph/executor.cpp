@@ -67,18 +67,18 @@ class Token {
     return Token(kBottom | p);
   }
 
-  bool is_live() const { return bits() < kDead; }
+  bool is_live() const { return bits_ < kDead; }
   // A live predicate that selects side `side` of a Switch (0: true). The 1 and 0 of
   // Token::boolean, which every predicate is, take one comparison.
   bool selects(std::uint32_t side) const {
     if (bits_ == (side == 0 ? kOne : 0)) return true;
     return is_live() && (value() != 0) == (side == 0);
   }
-  bool is_dead() const { return (bits() >> 48) == (kDead >> 48); }
-  bool is_absent() const { return (bits() >> 48) == (kAbsent >> 48); }
-  bool is_bottom() const { return (bits() >> 48) == (kBottom >> 48); }
+  bool is_dead() const { return (bits_ >> 48) == (kDead >> 48); }
+  bool is_absent() const { return (bits_ >> 48) == (kAbsent >> 48); }
+  bool is_bottom() const { return (bits_ >> 48) == (kBottom >> 48); }
   State state() const {
-    return is_live() ? State::Live : static_cast<State>((bits() >> 48) - (kLiveEnd >> 48));
+    return is_live() ? State::Live : static_cast<State>((bits_ >> 48) - (kLiveEnd >> 48));
   }
   double value() const {
     double v;
@@ -86,7 +86,7 @@ class Token {
     return v;
   }
   const Bottom* bottom() const {
-    return reinterpret_cast<const Bottom*>(static_cast<std::uintptr_t>(bits() & (kPayload - 1)));
+    return reinterpret_cast<const Bottom*>(static_cast<std::uintptr_t>(bits_ & (kPayload - 1)));
   }
 
  private:
@@ -98,7 +98,6 @@ class Token {
   static constexpr std::uint64_t kOne = std::uint64_t(0x3FF0) << 48;  // 1.0
   Token() = default;
   explicit Token(std::uint64_t bits) : bits_(bits) {}
-  std::uint64_t bits() const { return bits_; }
   std::uint64_t bits_;
 };
 static_assert(sizeof(Token) == 8);
@@ -214,7 +213,7 @@ class Executor {
   using Shared = std::conditional_t<Threaded, std::atomic<T>, T>;
 
   // Threaded: frame counts are published in batches (see frames_changed).
-  static constexpr std::int64_t kFrameBatch = Threaded ? 16 : 1;
+  static constexpr std::int64_t kFrameBatch = 16;
 
  public:
   Executor(const Graph& g, const GraphOptions& o, NameSupply& names)
@@ -339,8 +338,10 @@ class Executor {
     // count once, at the block's end (no other worker can run them before: see run_parallel).
     std::int64_t holds = 0;
     std::uint64_t tokens = 0, dead = 0, frames = 0, copies = 0;
-    std::int64_t frames_delta = 0;  // frames made minus freed, not yet published
-    std::int64_t frames_seen = 0;   // the shared count when this worker last saw it
+    // Threaded: frames made minus freed, not yet published; the shared count when this worker
+    // last saw it.
+    std::int64_t frames_delta = 0;
+    std::int64_t frames_seen = 0;
     // Threaded: the most frames this worker has seen live (frames_seen + frames_delta), so that
     // a run whose batches were never published still reports a peak (a lower bound, as the
     // published one is: see frames_changed).
@@ -363,8 +364,8 @@ class Executor {
   const std::int64_t max_frames_;        // GraphOptions::max_frames (at most 2^63 - 1)
   GraphSchedule own_schedule_;           // when the options give none
   const Schedule* schedules_ = nullptr;  // by body
-  // What a fresh frame of each body holds: its size, where its slots start, and the initial
-  // pending counts.
+  // What a fresh frame of each body holds: its size, where its slots start, and the image of
+  // its fields and pending counts.
   static constexpr std::size_t kImageGroup = 32;
   struct Shape {
     std::size_t size = 0, slots_at = 0;
@@ -475,25 +476,18 @@ class Executor {
       // One worker: the count is its own, and exact.
       live_frames_ += d;
       if (d > 0 && live_frames_ > peak_frames_) peak_frames_ = live_frames_;
-      return;
-    }
-    w.frames_delta += d;
-    if constexpr (Threaded) {
-      if (d > 0) w.frames_peak = std::max(w.frames_peak, w.frames_seen + w.frames_delta);
-    }
-    if (std::abs(w.frames_delta) < kFrameBatch) return;
-    publish_frames(w);
-  }
-  void publish_frames(Worker& w) {
-    std::int64_t now;
-    if constexpr (Threaded) {
-      now = live_frames_.fetch_add(w.frames_delta, std::memory_order_relaxed) + w.frames_delta;
-      std::int64_t peak = peak_frames_.load(std::memory_order_relaxed);
-      while (now > peak && !peak_frames_.compare_exchange_weak(peak, now)) {
-      }
     } else {
-      now = live_frames_ += w.frames_delta;
-      if (now > peak_frames_) peak_frames_ = now;
+      w.frames_delta += d;
+      if (d > 0) w.frames_peak = std::max(w.frames_peak, w.frames_seen + w.frames_delta);
+      if (std::abs(w.frames_delta) >= kFrameBatch) publish_frames(w);
+    }
+  }
+  // Threaded: adds w's unpublished frames to the shared count.
+  void publish_frames(Worker& w) {
+    const std::int64_t now =
+        live_frames_.fetch_add(w.frames_delta, std::memory_order_relaxed) + w.frames_delta;
+    std::int64_t peak = peak_frames_.load(std::memory_order_relaxed);
+    while (now > peak && !peak_frames_.compare_exchange_weak(peak, now)) {
     }
     w.frames_seen = now;
     w.frames_delta = 0;
@@ -505,13 +499,13 @@ class Executor {
   // worker make at most a batch more (each batch it publishes refreshes its view), so the live
   // frames exceed the budget by fewer than 2 * kFrameBatch per worker (docs/graph.md).
   bool frame_allowed(Worker& w) {
-    if constexpr (!Threaded) return live_frames_ < max_frames_;
-    if (w.frames_seen + w.frames_delta < max_frames_) return true;
-    if constexpr (Threaded) {
+    if constexpr (!Threaded) {
+      return live_frames_ < max_frames_;
+    } else {
+      if (w.frames_seen + w.frames_delta < max_frames_) return true;
       w.frames_seen = live_frames_.load(std::memory_order_relaxed);
       return w.frames_seen + w.frames_delta < max_frames_;
     }
-    return false;
   }
 
   // ---- frames ----
@@ -777,7 +771,7 @@ class Executor {
       s.dead_tokens += w->dead;
       s.frames_created += w->frames;
       s.bodies_copied += w->copies;
-      publish_frames(*w);
+      if constexpr (Threaded) publish_frames(*w);
     }
     std::int64_t peak = peak_frames_;
     for (auto& w : workers_)
@@ -1294,7 +1288,7 @@ class Executor {
         double a = value_in(n, slots, in, 0);
         std::optional<bool> v = eval_pred(pr, a, value_in(n, slots, in, 1), o_.eval.predicates);
         slots[n.out] =
-            v ? Token::live(*v ? 1 : 0)
+            v ? Token::boolean(*v)
               : Token::undefined(make_bottom(f, n.pos, predicate_undefined(pr, a, n.info->loc)));
         return;
       }
