@@ -12,6 +12,7 @@
 #include "lang/printer.hpp"
 #include "lang/source.hpp"
 #include "semantics/eval_context.hpp"
+#include "semantics/graph/lower.hpp"
 #include "semantics/scalar.hpp"
 
 namespace adlang {
@@ -81,7 +82,9 @@ struct RunCommandOptions : CommonOptions {
   std::uint64_t max_frames = 4'000'000;  // --max-frames (graph engines)
   bool stats = false;                    // --stats (graph engines): counts on stderr
   bool propagate_dead = false;           // --deadness propagate (graph engines)
-  bool rd_host = false;                  // --rd host (graph engines): the host-side Rd node
+  // --rd graph|calls|host (graph engines): reverse mode in the graph (inlined where it can be),
+  // through call sites only, or the host-side Rd node.
+  graph::RdLowering rd = graph::RdLowering::Adjoint;
   // --partitions N (graph engine): the partitioned graph (docs/graph-partition.md), in this
   // process or one partition per MPI process under mpirun; 0: not partitioned.
   std::uint32_t partitions = 0;
@@ -99,9 +102,9 @@ struct GraphCommandOptions {
   std::uint64_t max_frames = 4'000'000;
   PredicateMode predicates = PredicateMode::Strict;
   bool propagate_dead = false;
-  bool rd_host = false;            // --rd host: rd as one host-side node
-  std::uint32_t partitions = 0;    // --partitions N: draw the partitioned graph
-  std::vector<std::string> place;  // --place
+  graph::RdLowering rd = graph::RdLowering::Adjoint;  // --rd graph|calls|host
+  std::uint32_t partitions = 0;                       // --partitions N: draw the partitioned graph
+  std::vector<std::string> place;                     // --place
 };
 
 struct TraceOptions : CommonOptions {

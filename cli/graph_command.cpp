@@ -67,9 +67,8 @@ int graph_command(const GraphCommandOptions& opts, std::ostream& out, std::ostre
     ro.max_frames = opts.max_frames;
     ro.predicates = opts.predicates;
     // A partitioned picture shows the graph that partitioned runs execute: rd on the host.
-    GraphProgram gp = load_graph_program(
-        ro, file,
-        opts.rd_host || opts.partitions > 0 ? graph::RdLowering::Host : graph::RdLowering::Adjoint);
+    GraphProgram gp =
+        load_graph_program(ro, file, opts.partitions > 0 ? graph::RdLowering::Host : opts.rd);
     const graph::Graph& g = gp.graph;
     std::string dot = opts.partitions > 0
                           ? graph::to_dot(partition_for(g, opts.place, gp.program->default_place,

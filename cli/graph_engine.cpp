@@ -27,8 +27,7 @@ int run_on_graph(const RunCommandOptions& opts, std::ostream& out, std::ostream&
     throw CommandFailure(kExitUsage,
                          "adlang: error: --threads: this build of adlang runs the "
                          "graph at one thread (no threads in WebAssembly)\n");
-  GraphProgram gp = load_graph_program(
-      opts, file, opts.rd_host ? graph::RdLowering::Host : graph::RdLowering::Adjoint);
+  GraphProgram gp = load_graph_program(opts, file, opts.rd);
   check_printable(*gp.program);
   const graph::Graph& g = gp.graph;
   graph::GraphOptions go;
@@ -85,6 +84,7 @@ std::string graph_stats_text(const graph::Graph& g, const graph::GraphStats* run
       o << "  " << graph::to_string(static_cast<graph::NodeKind>(k)) << ": " << kinds[k] << "\n";
   o << "bodies: " << g.bodies.size() << "\n";
   o << "call sites: " << g.sites.size() << "\n";
+  if (g.inlined_rds > 0) o << "rds inlined: " << g.inlined_rds << "\n";
   if (run) {
     o << "frames created: " << run->frames_created << "\n";
     o << "peak live frames: " << run->peak_live_frames << "\n";

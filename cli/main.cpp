@@ -17,6 +17,13 @@ namespace {
 
 using namespace adlang;
 
+// --rd graph|calls|host (CLI11 has checked the choice).
+graph::RdLowering rd_lowering(const std::string& choice) {
+  return choice == "host"    ? graph::RdLowering::Host
+         : choice == "calls" ? graph::RdLowering::Calls
+                             : graph::RdLowering::Adjoint;
+}
+
 void add_common(CLI::App& cmd, CommonOptions& o, std::string& precision, std::string& predicates,
                 std::string& ad) {
   cmd.add_option("FILE", o.file, "the .ad program")->required();
@@ -137,8 +144,10 @@ int main(int argc, char** argv) {
   std::string run_rd = "graph";
   run->add_option("--rd", run_rd,
                   "graph engines: graph: rd in reverse mode inside the graph (forward and "
-                  "adjoint bodies); host: one node evaluated by symbolic evaluation and R")
-      ->check(CLI::IsMember({"graph", "host"}))
+                  "adjoint nodes, inlined into the rd's host where its body makes no calls); "
+                  "calls: the same, always as forward and adjoint bodies entered by call sites; "
+                  "host: one node evaluated by symbolic evaluation and R")
+      ->check(CLI::IsMember({"graph", "calls", "host"}))
       ->default_str("graph");
   run->add_option("--partitions", run_opts.partitions,
                   "graph engine: split the graph over N partitions (thesis Sec. 5.4), run in "
@@ -187,8 +196,9 @@ int main(int argc, char** argv) {
   std::string graph_rd = "graph";
   graph_cmd
       ->add_option("--rd", graph_rd,
-                   "graph: rd as forward and adjoint bodies (blue and red); host: one node")
-      ->check(CLI::IsMember({"graph", "host"}))
+                   "graph: rd as forward and adjoint nodes (blue and red), inlined where its "
+                   "body makes no calls; calls: always as bodies; host: one node")
+      ->check(CLI::IsMember({"graph", "calls", "host"}))
       ->default_str("graph");
   graph_cmd
       ->add_option("--predicates", graph_predicates,
@@ -312,14 +322,14 @@ int main(int argc, char** argv) {
                       : run_engine == "graph-dynamic" ? RunEngine::GraphDynamic
                                                       : RunEngine::Compiled;
     run_opts.propagate_dead = run_deadness == "propagate";
-    run_opts.rd_host = run_rd == "host";
+    run_opts.rd = rd_lowering(run_rd);
     finish_derivation(run_opts, run_derivation);
     return run_command(run_opts, std::cout, std::cerr);
   }
   if (*graph_cmd) {
     graph_opts.predicates = predicate_mode(graph_predicates, graph_opts.file);
     graph_opts.propagate_dead = graph_deadness == "propagate";
-    graph_opts.rd_host = graph_rd == "host";
+    graph_opts.rd = rd_lowering(graph_rd);
     return graph_command(graph_opts, std::cout, std::cerr);
   }
   if (*trace) {

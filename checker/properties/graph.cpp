@@ -222,12 +222,13 @@ Outcome graph_rd_agrees_on(const Term& term, const std::vector<std::pair<Name, T
   Type t = term.type();
   graph::Graph g = config.impl.lower_graph(term, inputs, graph::RdLowering::Adjoint);
   graph::verify(g);
+  const bool inlined = g.inlined_rds > 0;
   bool has_rd = false;
   for (const graph::Node& n : g.nodes)
     has_rd = has_rd || n.kind == graph::NodeKind::Rd;
   for (const graph::Body& b : g.bodies)
     has_rd = has_rd || b.role == graph::BodyRole::Adjoint;
-  if (!has_rd) return Outcome{Verdict::Discard, "no rd in the program"};
+  if (!has_rd && !inlined) return Outcome{Verdict::Discard, "no rd in the program"};
   Run linear = compiled_run(term, inputs, values, eo);
   if (!linear.defined && linear.kind == UndefinedKind::TraceSize)
     return Outcome{Verdict::Discard, linear.reason};
@@ -257,6 +258,20 @@ Outcome graph_rd_agrees_on(const Term& term, const std::vector<std::pair<Name, T
       return Outcome{Verdict::Fail, what};
     }
     if (!first) first = r;
+  }
+  // An rd inlined into its host (semantics/graph/inline_rd.hpp) computes what its two call
+  // sites compute, to the bit, with the same undefinedness.
+  if (inlined) {
+    graph::Graph calls = config.impl.lower_graph(term, inputs, graph::RdLowering::Calls);
+    graph::verify(calls);
+    Run r = run_variant(variants[0], calls, term, values, eo, config.impl.run_graph);
+    bool same = first->defined ? (r.defined && numerics::identical(r.value, first->value))
+                               : (!r.defined && r.kind == first->kind && r.reason == first->reason);
+    if (!same) {
+      return Outcome{Verdict::Fail, std::string(variants[0].name) +
+                                        ", rds inlined: " + show(*first, t) + "\n" +
+                                        variants[0].name + ", rds called: " + show(r, t)};
+    }
   }
   return Outcome{linear.defined ? Verdict::Pass : Verdict::BothUndefined, ""};
 }

@@ -117,8 +117,10 @@ std::string to_dot(const Graph& g) {
         o << ", style=filled, fillcolor=\"#fff3d6\"";
       if (n.kind == NodeKind::Save || n.kind == NodeKind::Load)
         o << ", style=filled, fillcolor=\"#e6f4e6\"";
-      if (body.role == BodyRole::Adjoint) o << ", color=\"#c0392b\"";
-      if (body.role == BodyRole::Forward) o << ", color=\"#1f5fbf\"";
+      // An inlined rd's nodes (semantics/graph/inline_rd.hpp) keep their colours in the host.
+      const BodyRole role = body.role == BodyRole::Primal ? n.role : body.role;
+      if (role == BodyRole::Adjoint) o << ", color=\"#c0392b\"";
+      if (role == BodyRole::Forward) o << ", color=\"#1f5fbf\"";
       o << "];\n";
     }
     o << "  }\n";

@@ -106,6 +106,10 @@ struct RdProgram {
   std::vector<std::pair<Name, Type>> inputs;
 };
 
+// What part of reverse mode a body or node is (adlang graph draws them in different
+// colours): an inlined rd's nodes (semantics/graph/inline_rd.hpp) keep theirs in the host.
+enum class BodyRole { Primal, Forward, Adjoint };
+
 struct Node {
   NodeKind kind;
   std::uint32_t body;   // the body it belongs to
@@ -128,6 +132,7 @@ struct Node {
                                         // Return, Exit: output; InputMerge: input;
                                         // Save, Load: the store slot
   bool control = false;                 // Call/InputMerge of the control token
+  BodyRole role = BodyRole::Primal;     // an inlined rd's forward or adjoint node
   std::shared_ptr<const RdProgram> rd;  // Rd
   std::uint32_t num_inputs() const { return static_cast<std::uint32_t>(inputs.size()); }
   std::uint32_t num_outputs() const { return static_cast<std::uint32_t>(outputs.size()); }
@@ -151,9 +156,6 @@ struct CallSite {
   std::uint32_t mirror = UINT32_MAX;
   bool charges_fuel = true;
 };
-
-// What part of reverse mode a body is (adlang graph draws them in different colours).
-enum class BodyRole { Primal, Forward, Adjoint };
 
 // A function body (or the main term).
 struct Body {
@@ -179,7 +181,8 @@ struct Graph {
   std::uint32_t main = 0;                             // the entry body
   std::vector<std::pair<Name, Type>> program_inputs;  // main's parameters, in order
   Type result_type;
-  std::uint32_t store_slots = 0;  // slots of Save and Load nodes (0: no reverse mode)
+  std::uint32_t store_slots = 0;  // slots of Save and Load nodes (0: none)
+  std::uint32_t inlined_rds = 0;  // rds inlined into their hosts (semantics/graph/inline_rd.hpp)
 
   const Node& node(NodeId id) const { return nodes[id]; }
   // Number of outputs a body of result type U has: |U|, or one control token when |U| = 0.

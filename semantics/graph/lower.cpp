@@ -7,6 +7,7 @@
 #include "lang/diagnostics.hpp"
 #include "lang/free_vars.hpp"
 #include "semantics/graph/adjoint.hpp"
+#include "semantics/graph/inline_rd.hpp"
 #include "semantics/ordinary_eval.hpp"
 
 namespace adlang::graph {
@@ -345,6 +346,15 @@ class Lowering {
       f.charges_fuel = a.charges_fuel = false;
       g.bodies[f.caller].uses_store = true;
     }
+    // Inlined where the bodies make no calls (semantics/graph/inline_rd.hpp): an rd that
+    // nests in another has its bodies copied by the outer one, so nothing is inlined then.
+    if (rd_lowering != RdLowering::Adjoint || nested) return;
+    std::vector<RdSites> inline_now;
+    for (const RdRequest& r : rd_requests_) {
+      RdSites s{r.forward_site, r.adjoint_site};
+      if (inlinable(g, s)) inline_now.push_back(s);
+    }
+    inline_rds(g, inline_now);
   }
 
   // Call_i^j -> the callee's input j (an edge into another body), for every call site once the
@@ -588,7 +598,7 @@ class Lowering {
     // The point L is evaluated before the cotangent M (Fig. 2's evaluation contexts).
     Ports l = lower(r.point, sc, env, funs, groups);
     Ports w = lower(r.cotangent, sc, env, funs, groups);
-    if (rd_lowering == RdLowering::Adjoint && !host_rds.count(&r))
+    if (rd_lowering != RdLowering::Host && !host_rds.count(&r))
       return lower_rd_adjoint(r, l, w, sc, env, funs, groups);
     auto prog = std::make_shared<RdProgram>();
     Name zm("%cotangent"), zl("%point");
@@ -691,17 +701,19 @@ class Lowering {
   }
 };
 
-// Renumbers the nodes so that each body's nodes have contiguous ids (local = id - first).
+// Renumbers the nodes so that each body's nodes have contiguous ids (local = id - first);
+// nodes in no body's list (an inlined rd's boundary, semantics/graph/inline_rd.hpp) go.
 void renumber(Graph& g) {
-  std::vector<NodeId> to(g.nodes.size());
+  std::vector<NodeId> to(g.nodes.size(), kNoNode);
   NodeId next = 0;
   for (Body& b : g.bodies) {
     b.first = next;
     for (NodeId id : b.nodes)
       to[id] = next++;
   }
-  std::vector<Node> nodes(g.nodes.size());
+  std::vector<Node> nodes(next);
   for (NodeId id = 0; id < g.nodes.size(); ++id) {
+    if (to[id] == kNoNode) continue;
     Node& n = g.nodes[id];
     for (Port& p : n.inputs)
       p.node = to[p.node];

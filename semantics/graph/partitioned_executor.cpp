@@ -12,7 +12,7 @@ namespace adlang::graph {
 
 namespace {
 
-constexpr std::uint32_t kNone = UINT32_MAX;
+constexpr std::uint32_t kNoTag = UINT32_MAX;
 // Absent: a call site that was not entered tells the Sends of its arguments to send nothing
 // (never crosses partitions).
 constexpr std::uint8_t kLive = kMessageLive, kDead = kMessageDead, kBottom = kMessageBottom,
@@ -33,8 +33,8 @@ struct BottomRecord {
 // A frame as this partition knows it: the tag t/i as its parent t and call site i, and its
 // name on every partition.
 struct TagRecord {
-  std::uint32_t parent = kNone;
-  std::uint32_t site = kNone;
+  std::uint32_t parent = kNoTag;
+  std::uint32_t site = kNoTag;
   std::uint32_t body = 0;
   FrameName name = 0;
   std::uint32_t fired = 0;     // nodes of this partition that fired in it
@@ -66,7 +66,7 @@ struct PartitionRunner::Impl {
   // Messages for frames this partition's state machine has not made yet.
   std::unordered_map<FrameName, std::vector<Message>> early;
   FrameName next_name;
-  std::uint32_t root = kNone;
+  std::uint32_t root = kNoTag;
   std::uint64_t live_tags = 0;
   std::unordered_map<std::uint64_t, Entry> store;
   std::vector<Ready> ready;
@@ -112,8 +112,8 @@ struct PartitionRunner::Impl {
   }
 
   std::uint32_t root_tag() {
-    if (root == kNone) {
-      root = new_tag(kNone, kNone, g.main, 0);
+    if (root == kNoTag) {
+      root = new_tag(kNoTag, kNoTag, g.main, 0);
       deliver_early(0);
     }
     return root;
@@ -138,15 +138,15 @@ struct PartitionRunner::Impl {
   // A frame's record goes when every node of its body here has fired and its children are
   // gone.
   void maybe_free(std::uint32_t t) {
-    while (t != kNone) {
+    while (t != kNoTag) {
       TagRecord& r = tags[t];
       if (r.fired < part.nodes_per_body[r.body] || r.children > 0) return;
       std::uint32_t parent = r.parent;
-      if (parent != kNone) {
+      if (parent != kNoTag) {
         child_of.erase((static_cast<std::uint64_t>(parent) << 32) | r.site);
         --tags[parent].children;
       } else {
-        root = kNone;
+        root = kNoTag;
       }
       by_name.erase(r.name);
       free_tags.push_back(t);
@@ -159,7 +159,7 @@ struct PartitionRunner::Impl {
 
   std::vector<std::uint32_t> key_at(std::uint32_t t, std::uint32_t pos) const {
     std::vector<std::uint32_t> key;
-    for (; tags[t].parent != kNone; t = tags[t].parent)
+    for (; tags[t].parent != kNoTag; t = tags[t].parent)
       key.push_back(g.sites[tags[t].site].pos);
     std::reverse(key.begin(), key.end());
     key.push_back(pos);

@@ -9,6 +9,7 @@
 #include "ad/linear_reverse_deriv.hpp"
 #include "checker/graph_agrees.hpp"
 #include "checker/rapidcheck_generators.hpp"
+#include "semantics/graph/dot.hpp"
 #include "semantics/graph/executor.hpp"
 #include "semantics/graph/graph_fixtures.hpp"
 #include "semantics/graph/lower.hpp"
@@ -184,9 +185,10 @@ TEST(GraphAd, UnitResultsCarryNoCotangent) {
   }
 }
 
-// A gradient of n inputs passes them to the forward body through one call site of n + 1 Calls
-// (one node of the schedule) and returns n cotangents: more than 65535 of them lower and run,
-// as the gradients of docs/performance.md Sec. 5 (10^5 inputs) need.
+// A gradient of n inputs, lowered through call sites, passes them to the forward body through
+// one call site of n + 1 Calls (one node of the schedule) and returns n cotangents: more than
+// 65535 of them lower and run, as the gradients of docs/performance.md Sec. 5 (10^5 inputs)
+// need; inlined (the default), the same inputs reach its nodes directly.
 TEST(GraphAd, GradientsOfMoreThan65535Inputs) {
   const std::size_t half = 35000, n = 2 * half;  // (real^n is at most real^65536)
   std::string block = "(";
@@ -196,10 +198,16 @@ TEST(GraphAd, GradientsOfMoreThan65535Inputs) {
   const std::string t = "real^" + std::to_string(half);
   const std::string prog = "grad[v](u: " + t + " * " + t + ". snd (snd u) * sin(snd (snd u)))";
   Lowered l = lowered(prog, {{"v", "(" + v + ")"}});
-  std::size_t calls = 0;
-  for (const graph::Node& x : l.g.nodes)
+  const graph::Graph called = lowered(prog, {{"v", "(" + v + ")"}}, graph::RdLowering::Calls).g;
+  std::size_t calls = 0, inlined_calls = 0;
+  for (const graph::Node& x : called.nodes)
     calls += x.kind == graph::NodeKind::Call;
+  for (const graph::Node& x : l.g.nodes)
+    inlined_calls += x.kind == graph::NodeKind::Call;
   EXPECT_GT(calls, n);
+  EXPECT_EQ(inlined_calls, 0u);
+  EXPECT_EQ(graph::run_graph(called, l.values, options(), l.checked.names),
+            graph::run_graph(l.g, l.values, options(), l.checked.names));
   Value<double> got = graph::run_graph(l.g, l.values, options(), l.checked.names);
   ASSERT_EQ(got.size(), n);
   EXPECT_EQ(got[0], 0.0);
@@ -273,6 +281,81 @@ TEST(GraphAd, CotangentsRNeverComputesAreNotItsUndefinedness) {
     std::string why;
     EXPECT_EQ(agrees(cases[i].first, cases[i].second, &why), checker::Verdict::Pass) << why;
   }
+}
+
+// An rd whose body makes no calls is inlined into its host (semantics/graph/inline_rd.hpp):
+// no call sites, nothing saved, half the tokens, and the value of the two call sites.
+const char* kBranching = "1.rd[x0](x: real. if x < 0 then x * x else sin(x) * x)";
+
+TEST(GraphAd, RdsWithoutCallsAreInlined) {
+  Lowered inl = lowered(kBranching, {{"x0", "0.7"}});
+  Lowered called = lowered(kBranching, {{"x0", "0.7"}}, graph::RdLowering::Calls);
+  EXPECT_EQ(inl.g.inlined_rds, 1u);
+  EXPECT_EQ(called.g.inlined_rds, 0u);
+  EXPECT_EQ(inl.g.bodies.size(), 1u);
+  EXPECT_TRUE(inl.g.sites.empty());
+  EXPECT_EQ(inl.g.store_slots, 0u);
+  for (const graph::Node& n : inl.g.nodes) {
+    EXPECT_NE(n.kind, graph::NodeKind::Save);
+    EXPECT_NE(n.kind, graph::NodeKind::Load);
+  }
+  graph::GraphStats a, b;
+  EXPECT_EQ(graph::run_graph(inl.g, inl.values, options(), inl.checked.names, &a),
+            graph::run_graph(called.g, called.values, options(), called.checked.names, &b));
+  EXPECT_EQ(a.saved_values, 0u);
+  EXPECT_EQ(b.saved_values, 3u);
+  EXPECT_LT(a.tokens, b.tokens);
+  EXPECT_EQ(value(kBranching, {{"x0", "0.7"}}), test::run<double>(kBranching, {{"x0", "0.7"}}));
+  // The pow of the worked example calls itself: its rd keeps its call sites.
+  EXPECT_EQ(lowered(kPow, {{"x0", "2"}}).g.inlined_rds, 0u);
+  // Where rds nest, the outer one differentiates the inner one's bodies: nothing is inlined.
+  EXPECT_EQ(lowered("1.rd[1](x: real. x * 1.rd[1](y: real. x + y))").g.inlined_rds, 0u);
+}
+
+// The inlined rd is strict in V, W and N's free variables, as its call sites were, and reports
+// the first undefinedness in evaluation order with its reason and location: the forward
+// activation's before the host's later nodes, V's before the forward activation's.
+TEST(GraphAd, InlinedRdsAreUndefinedWhereTheirCallsWere) {
+  const std::vector<std::pair<std::string, test::Env>> cases = {
+      {"0.rd[x0](z: real. 0)", {{"x0", "1"}}},
+      {"0.rd[log(x0)](z: real. 0)", {{"x0", "-1"}}},
+      {"log(x0).rd[0](z: real. z)", {{"x0", "-1"}}},
+      {"let u: real = 2 in 1.rd[x0](z: real. floor(z) * u)", {{"x0", "0"}}},
+      {"(1.rd[x0](z: real. log(z)), log(x0 - 1))", {{"x0", "-1"}}},
+      {"(log(x0 - 1), 1.rd[x0](z: real. log(z)))", {{"x0", "-1"}}},
+      {"1.rd[sqrt(x0)](z: real. log(z))", {{"x0", "-1"}}},
+  };
+  for (const auto& [program, env] : cases) {
+    SCOPED_TRACE(program);
+    Lowered inl = lowered(program, env);
+    Lowered called = lowered(program, env, graph::RdLowering::Calls);
+    EXPECT_EQ(inl.g.inlined_rds, 1u);
+    std::string a, b;
+    try {
+      a = print_value<double>(inl.checked.term.type(),
+                              graph::run_graph(inl.g, inl.values, options(), inl.checked.names));
+    } catch (const Undefined& e) {
+      a = std::string("undefined: ") + e.what() + " at " + std::to_string(e.loc().line) + ":" +
+          std::to_string(e.loc().col);
+    }
+    try {
+      b = print_value<double>(
+          called.checked.term.type(),
+          graph::run_graph(called.g, called.values, options(), called.checked.names));
+    } catch (const Undefined& e) {
+      b = std::string("undefined: ") + e.what() + " at " + std::to_string(e.loc().line) + ":" +
+          std::to_string(e.loc().col);
+    }
+    EXPECT_EQ(a, b);
+    std::string why;
+    EXPECT_NE(agrees(program, env, &why), checker::Verdict::Fail) << why;
+  }
+}
+
+// The picture of an inlined rd: its forward (blue) and adjoint (red) nodes in main's cluster.
+TEST(GraphAd, InlinedRdGolden) {
+  test::expect_golden("graph/inlined_rd.dot",
+                      graph::to_dot(lowered(kBranching, {{"x0", "0.7"}}).g));
 }
 
 RC_GTEST_PROP(GraphRdAgrees, WithTheLinearR, ()) {

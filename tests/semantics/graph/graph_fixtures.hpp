@@ -20,7 +20,8 @@ struct LoweredGraph {
   std::vector<Value<double>> values;
 };
 
-inline LoweredGraph lowered(const std::string& program, const Env& env = {}) {
+inline LoweredGraph lowered(const std::string& program, const Env& env = {},
+                            graph::RdLowering rd = graph::RdLowering::Adjoint) {
   LoweredGraph l{check(program, env), {}, {}};
   std::vector<std::pair<Name, Type>> inputs;
   for (const auto& [name, text] : env) {
@@ -28,7 +29,7 @@ inline LoweredGraph lowered(const std::string& program, const Env& env = {}) {
     inputs.emplace_back(Name(name), v.type);
     l.values.push_back(v.value);
   }
-  l.g = graph::lower_to_graph(l.checked.term, inputs);
+  l.g = graph::lower_to_graph(l.checked.term, inputs, rd);
   graph::verify(l.g);
   return l;
 }
