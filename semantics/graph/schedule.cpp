@@ -638,10 +638,17 @@ void compact_slots(Schedule& sc) {
     internal_check(to[x] != kNone, "a schedule reads a slot nothing writes");
     x = to[x];
   };
+  // A Switch that left the schedule (SwitchElision::close_gaps) leaves its entries in
+  // Schedule::inputs, which nothing reads; what it read may have left too (a Switch reading
+  // another's output, both unread: a value routed into a branch and bound there unused).
+  std::vector<bool> owned(sc.inputs.size(), false);
+  for (const ScheduledNode& n : sc.nodes)
+    for (std::uint32_t i = 0; i < n.nin; ++i)
+      owned[n.in + i] = true;
   for (ScheduledNode& n : sc.nodes)
     if (n.nout != 0) n.out = to[n.out];
-  for (std::uint32_t& x : sc.inputs)
-    read(x);
+  for (std::size_t k = 0; k < sc.inputs.size(); ++k)
+    if (owned[k]) read(sc.inputs[k]);
   for (std::vector<std::uint32_t>& rs : sc.return_slots)
     for (std::uint32_t& r : rs)
       r = to[r];

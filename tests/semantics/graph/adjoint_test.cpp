@@ -352,6 +352,30 @@ TEST(GraphAd, InlinedRdsAreUndefinedWhereTheirCallsWere) {
   }
 }
 
+// An rd whose body calls a function, in a branch not taken, next to a value routed into that
+// branch and bound there unused: the two Switches that route it both leave the schedule
+// (Switches read through), and the schedule's slots are compacted past the entries they
+// leave ("a schedule reads a slot nothing writes" before; found by an independent review).
+TEST(GraphAd, RdCallingAFunctionInAnUntakenBranch) {
+  const char* prog =
+      "def id(w: real): real = w;\n"
+      "if a < 2 then a else (if 1.rd[b](w: real. id(w)) > a then (let q: real = b in 1) else a)";
+  for (graph::RdLowering rd : {graph::RdLowering::Adjoint, graph::RdLowering::Calls}) {
+    for (const auto& [a, want] : {std::make_pair("1", "1"), std::make_pair("3", "3")}) {
+      Lowered l = lowered(prog, {{"a", a}, {"b", "2"}}, rd);
+      for (graph::Deadness d : {graph::Deadness::Elide, graph::Deadness::Propagate}) {
+        graph::GraphOptions o = options();
+        o.deadness = d;
+        EXPECT_EQ(
+            print_value<double>(Type::real(), graph::run_graph(l.g, l.values, o, l.checked.names)),
+            want);
+      }
+    }
+  }
+  std::string why;
+  EXPECT_EQ(agrees(prog, {{"a", "1"}, {"b", "2"}}, &why), checker::Verdict::Pass) << why;
+}
+
 // The picture of an inlined rd: its forward (blue) and adjoint (red) nodes in main's cluster.
 TEST(GraphAd, InlinedRdGolden) {
   test::expect_golden("graph/inlined_rd.dot",
