@@ -27,6 +27,7 @@ struct Run {
   Value<double> value;
   UndefinedKind kind = UndefinedKind::OpDomain;
   std::string reason;
+  SourceLoc loc;  // of the undefinedness
 };
 
 template <class F>
@@ -38,6 +39,7 @@ Run attempt_run(F&& f) {
   } catch (const Undefined& e) {
     r.kind = e.kind();
     r.reason = std::string(to_string(e.kind())) + ": " + e.what();
+    r.loc = e.loc();
   }
   return r;
 }
@@ -240,10 +242,32 @@ Outcome graph_rd_agrees_on(const Term& term, const std::vector<std::pair<Name, T
       {"static graph, 4 threads", Engine::Static, 4, Deadness::Elide},
       {"static graph, 4 threads, dead tokens propagated", Engine::Static, 4, Deadness::Propagate},
       {"dynamic graph, 1 thread, dead tokens propagated", Engine::Dynamic, 1, Deadness::Propagate}};
+  // An rd inlined into its host (semantics/graph/inline_rd.hpp) computes what its two call
+  // sites compute, on every variant: the same bits, or the same undefinedness (at one thread,
+  // where it is deterministic, with the same reason and location).
+  std::optional<graph::Graph> calls;
+  if (inlined) {
+    calls = config.impl.lower_graph(term, inputs, graph::RdLowering::Calls);
+    graph::verify(*calls);
+  }
   std::optional<Run> first;
   for (const Variant& v : variants) {
     if (v.threads > 1 && !kThreadsAvailable) continue;  // the playground (lang/threads.hpp)
     Run r = run_variant(v, g, term, values, eo, config.impl.run_graph);
+    if (calls) {
+      Run c = run_variant(v, *calls, term, values, eo, config.impl.run_graph);
+      bool same = r.defined ? (c.defined && numerics::identical(r.value, c.value))
+                            : (!c.defined && r.kind == c.kind &&
+                               (v.threads > 1 || (r.reason == c.reason && r.loc == c.loc)));
+      if (!same) {
+        auto at = [](const Run& x) {
+          return x.defined ? std::string()
+                           : " at " + std::to_string(x.loc.line) + ":" + std::to_string(x.loc.col);
+        };
+        return Outcome{Verdict::Fail, std::string(v.name) + ", rds inlined: " + show(r, t) + at(r) +
+                                          "\n" + v.name + ", rds called: " + show(c, t) + at(c)};
+      }
+    }
     // The adjoint graph adds the same contributions in the same order on every engine and
     // thread count; against the linear R (which may add them in another order) the values
     // agree within the checker's double tolerance (checker/numerics.hpp).
@@ -258,20 +282,6 @@ Outcome graph_rd_agrees_on(const Term& term, const std::vector<std::pair<Name, T
       return Outcome{Verdict::Fail, what};
     }
     if (!first) first = r;
-  }
-  // An rd inlined into its host (semantics/graph/inline_rd.hpp) computes what its two call
-  // sites compute, to the bit, with the same undefinedness.
-  if (inlined) {
-    graph::Graph calls = config.impl.lower_graph(term, inputs, graph::RdLowering::Calls);
-    graph::verify(calls);
-    Run r = run_variant(variants[0], calls, term, values, eo, config.impl.run_graph);
-    bool same = first->defined ? (r.defined && numerics::identical(r.value, first->value))
-                               : (!r.defined && r.kind == first->kind && r.reason == first->reason);
-    if (!same) {
-      return Outcome{Verdict::Fail, std::string(variants[0].name) +
-                                        ", rds inlined: " + show(*first, t) + "\n" +
-                                        variants[0].name + ", rds called: " + show(r, t)};
-    }
   }
   return Outcome{linear.defined ? Verdict::Pass : Verdict::BothUndefined, ""};
 }

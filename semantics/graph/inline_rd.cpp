@@ -281,7 +281,8 @@ void inline_rds(Graph& g, const std::vector<RdSites>& rds) {
     gone_body[g.sites[rd.forward_site].callee] = gone_body[g.sites[rd.adjoint_site].callee] = true;
   }
   // The sites and bodies that were the rds', out of the numbering.
-  std::vector<std::uint32_t> site_to(g.sites.size(), UINT32_MAX), body_to(g.bodies.size());
+  std::vector<std::uint32_t> site_to(g.sites.size(), UINT32_MAX),
+      body_to(g.bodies.size(), UINT32_MAX);
   std::vector<CallSite> sites;
   for (std::uint32_t s = 0; s < g.sites.size(); ++s) {
     if (gone_site[s]) continue;
@@ -296,12 +297,16 @@ void inline_rds(Graph& g, const std::vector<RdSites>& rds) {
   }
   g.sites = std::move(sites);
   g.bodies = std::move(bodies);
-  g.main = body_to[g.main];
+  auto body = [&](std::uint32_t b) {
+    internal_check(body_to[b] != UINT32_MAX, "a reference to an inlined rd's body");
+    return body_to[b];
+  };
+  g.main = body(g.main);
   for (std::uint32_t s = 0; s < g.sites.size(); ++s) {
     CallSite& c = g.sites[s];
     c.number = s + 1;
-    c.caller = body_to[c.caller];
-    c.callee = body_to[c.callee];
+    c.caller = body(c.caller);
+    c.callee = body(c.callee);
     if (c.mirror != UINT32_MAX) {
       internal_check(site_to[c.mirror] != UINT32_MAX, "a call site mirrors an inlined rd's");
       c.mirror = site_to[c.mirror];
@@ -316,7 +321,7 @@ void inline_rds(Graph& g, const std::vector<RdSites>& rds) {
   }
   // A host keeps a tag only if it still has tagged sites (its other rds') or stores.
   for (std::uint32_t& h : hosts) {
-    h = body_to[h];
+    h = body(h);
     g.bodies[h].uses_store = false;
     for (std::uint32_t s : g.bodies[h].sites)
       g.bodies[h].uses_store = g.bodies[h].uses_store || g.sites[s].tagged;
@@ -325,7 +330,7 @@ void inline_rds(Graph& g, const std::vector<RdSites>& rds) {
   for (NodeId id = 0; id < g.nodes.size(); ++id) {
     if (removed[id]) continue;
     Node& n = g.nodes[id];
-    n.body = body_to[n.body];
+    n.body = body(n.body);
     if (n.kind == NodeKind::Call || n.kind == NodeKind::Return) n.site = site_to[n.site];
     if (n.kind == NodeKind::Save || n.kind == NodeKind::Load) {
       g.bodies[n.body].uses_store = true;
