@@ -316,7 +316,7 @@ void bench_main(int reps) {
         ghost =
             graph::lower_to_graph(c.gradient->term, c.gradient->inputs, graph::RdLowering::Host);
       });
-      r.inlined = ggrad.inlined_rds;
+      r.inlined = ggrad.inlined_rds();
       std::printf("%s: lowered in %.2fs (adjoint graph: %zu nodes)\n", c.name.c_str(), lowering,
                   ggrad.nodes.size());
     } catch (const std::exception& e) {

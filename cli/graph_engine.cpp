@@ -84,7 +84,7 @@ std::string graph_stats_text(const graph::Graph& g, const graph::GraphStats* run
       o << "  " << graph::to_string(static_cast<graph::NodeKind>(k)) << ": " << kinds[k] << "\n";
   o << "bodies: " << g.bodies.size() << "\n";
   o << "call sites: " << g.sites.size() << "\n";
-  if (g.inlined_rds > 0) o << "rds inlined: " << g.inlined_rds << "\n";
+  if (g.inlined_rds() > 0) o << "rds inlined: " << g.inlined_rds() << "\n";
   if (run) {
     o << "frames created: " << run->frames_created << "\n";
     o << "peak live frames: " << run->peak_live_frames << "\n";

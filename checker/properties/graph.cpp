@@ -224,7 +224,7 @@ Outcome graph_rd_agrees_on(const Term& term, const std::vector<std::pair<Name, T
   Type t = term.type();
   graph::Graph g = config.impl.lower_graph(term, inputs, graph::RdLowering::Adjoint);
   graph::verify(g);
-  const bool inlined = g.inlined_rds > 0;
+  const bool inlined = g.inlined_rds() > 0;
   bool has_rd = false;
   for (const graph::Node& n : g.nodes)
     has_rd = has_rd || n.kind == graph::NodeKind::Rd;

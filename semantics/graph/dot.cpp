@@ -107,9 +107,9 @@ std::string to_dot(const Graph& g) {
       o << " (adjoint)\";\n    color=\"#c0392b\";\n    fontcolor=\"#c0392b\"";
     if (body.role == BodyRole::Primal) o << "\"";
     o << ";\n";
-    for (NodeId id : body.nodes) {
+    auto node = [&](NodeId id, const char* indent) {
       const Node& n = g.nodes[id];
-      o << "    n" << id << " [label=\"" << dot_escape(dot_label(g, n))
+      o << indent << "n" << id << " [label=\"" << dot_escape(dot_label(g, n))
         << "\", shape=" << dot_shape(n.kind);
       if (n.kind == NodeKind::Call || n.kind == NodeKind::Return)
         o << ", style=filled, fillcolor=\"#e8f0ff\"";
@@ -117,11 +117,34 @@ std::string to_dot(const Graph& g) {
         o << ", style=filled, fillcolor=\"#fff3d6\"";
       if (n.kind == NodeKind::Save || n.kind == NodeKind::Load)
         o << ", style=filled, fillcolor=\"#e6f4e6\"";
-      // An inlined rd's nodes (semantics/graph/inline_rd.hpp) keep their colours in the host.
       const BodyRole role = body.role == BodyRole::Primal ? n.role : body.role;
       if (role == BodyRole::Adjoint) o << ", color=\"#c0392b\"";
       if (role == BodyRole::Forward) o << ", color=\"#1f5fbf\"";
       o << "];\n";
+    };
+    for (NodeId id : body.nodes)
+      if (g.nodes[id].inlined_rd == 0) node(id, "    ");
+    // An inlined rd's nodes (semantics/graph/inline_rd.hpp): a cluster for its forward part
+    // and one for its adjoint part inside the host's, outlined as the bodies were.
+    for (std::uint32_t k = 1; k <= g.inlined_rds(); ++k) {
+      for (BodyRole role : {BodyRole::Forward, BodyRole::Adjoint}) {
+        bool any = false;
+        for (NodeId id : body.nodes) {
+          const Node& n = g.nodes[id];
+          if (n.inlined_rd != k || n.role != role) continue;
+          if (!any) {
+            const bool fwd = role == BodyRole::Forward;
+            const char* colour = fwd ? "#1f5fbf" : "#c0392b";
+            o << "    subgraph cluster_" << b << "_" << k << (fwd ? "_f" : "_a")
+              << " {\n      label=\"" << dot_escape(g.inlined_rd_names[k - 1])
+              << (fwd ? " (forward, inlined)" : " (adjoint, inlined)") << "\";\n      color=\""
+              << colour << "\";\n      fontcolor=\"" << colour << "\";\n      style=dashed;\n";
+            any = true;
+          }
+          node(id, "      ");
+        }
+        if (any) o << "    }\n";
+      }
     }
     o << "  }\n";
   }

@@ -133,6 +133,7 @@ struct Node {
                                         // Save, Load: the store slot
   bool control = false;                 // Call/InputMerge of the control token
   BodyRole role = BodyRole::Primal;     // an inlined rd's forward or adjoint node
+  std::uint32_t inlined_rd = 0;         // that rd: 1 + its index in Graph::inlined_rd_names
   std::shared_ptr<const RdProgram> rd;  // Rd
   std::uint32_t num_inputs() const { return static_cast<std::uint32_t>(inputs.size()); }
   std::uint32_t num_outputs() const { return static_cast<std::uint32_t>(outputs.size()); }
@@ -182,9 +183,12 @@ struct Graph {
   std::vector<std::pair<Name, Type>> program_inputs;  // main's parameters, in order
   Type result_type;
   std::uint32_t store_slots = 0;  // slots of Save and Load nodes (0: none)
-  std::uint32_t inlined_rds = 0;  // rds inlined into their hosts (semantics/graph/inline_rd.hpp)
+  // The rds inlined into their hosts (semantics/graph/inline_rd.hpp), by their bodies' names
+  // ("rd@LINE:COL"): Node::inlined_rd numbers them from 1.
+  std::vector<std::string> inlined_rd_names;
 
   const Node& node(NodeId id) const { return nodes[id]; }
+  std::uint32_t inlined_rds() const { return static_cast<std::uint32_t>(inlined_rd_names.size()); }
   // Number of outputs a body of result type U has: |U|, or one control token when |U| = 0.
   static std::uint32_t output_count(Type u) {
     return u.size() == 0 ? 1 : static_cast<std::uint32_t>(u.size());

@@ -25,6 +25,8 @@ class Inliner {
         removed_(removed) {}
 
   void run() {
+    g_.inlined_rd_names.push_back(g_.bodies[fwd_].name);
+    number_ = static_cast<std::uint32_t>(g_.inlined_rd_names.size());
     // The Sync that starts the adjoint (the adjoint site's control argument), in the host.
     sync_ = g_.nodes[a_.calls.back()].inputs[0].node;
     internal_check(g_.nodes[sync_].kind == NodeKind::Sync && g_.nodes[sync_].body == host_,
@@ -44,6 +46,7 @@ class Inliner {
   const std::uint32_t host_, fwd_, adj_;
   std::vector<bool>& removed_;
   NodeId sync_ = kNoNode;
+  std::uint32_t number_ = 0;                          // Node::inlined_rd of this rd's nodes
   std::unordered_map<std::uint64_t, Port> replaced_;  // a removed node's port -> what replaces it
   std::vector<NodeId> producers_;                     // nodes whose consumers lost a node
 
@@ -154,6 +157,7 @@ class Inliner {
     n.loc = loc;
     n.pos = pos;
     n.role = BodyRole::Adjoint;
+    n.inlined_rd = number_;
     n.outputs.resize(1);
     g_.nodes.push_back(std::move(n));
     g_.bodies[host_].nodes.push_back(id);
@@ -205,6 +209,7 @@ class Inliner {
         n.body = host_;
         n.local = static_cast<std::uint32_t>(g_.bodies[host_].nodes.size());
         n.role = role;
+        n.inlined_rd = number_;
         g_.bodies[host_].nodes.push_back(id);
       }
       g_.bodies[b].nodes.clear();
@@ -276,7 +281,6 @@ void inline_rds(Graph& g, const std::vector<RdSites>& rds) {
     hosts.push_back(g.sites[rd.forward_site].caller);
     internal_check(inlinable(g, rd), "an rd inlined whose bodies make calls");
     Inliner(g, rd, removed).run();
-    ++g.inlined_rds;
     gone_site[rd.forward_site] = gone_site[rd.adjoint_site] = true;
     gone_body[g.sites[rd.forward_site].callee] = gone_body[g.sites[rd.adjoint_site].callee] = true;
   }
