@@ -477,14 +477,21 @@ class SwitchElision {
     std::vector<std::uint32_t> to(nn + 1, 0);  // where each old index lands
     std::vector<ScheduledNode> kept;
     std::vector<std::uint32_t> innermost;
+    // The kept nodes' input entries only: a Switch that left may read another that left (a
+    // value routed into a branch and bound there unused), whose slot no node writes.
+    std::vector<std::uint32_t> inputs;
     for (std::uint32_t q = 0; q < nn; ++q) {
       to[q] = static_cast<std::uint32_t>(kept.size());
       if (gone[q]) continue;
       kept.push_back(sc_.nodes[q]);
+      kept.back().in = static_cast<std::uint32_t>(inputs.size());
+      inputs.insert(inputs.end(), sc_.inputs.begin() + sc_.nodes[q].in,
+                    sc_.inputs.begin() + sc_.nodes[q].in + sc_.nodes[q].nin);
       innermost.push_back(rg_.innermost_at[q]);
     }
     to[nn] = static_cast<std::uint32_t>(kept.size());
     sc_.nodes = std::move(kept);
+    sc_.inputs = std::move(inputs);
     rg_.innermost_at = std::move(innermost);
     for (Block& blk : sc_.blocks) {
       blk.first = to[blk.first];
@@ -638,17 +645,10 @@ void compact_slots(Schedule& sc) {
     internal_check(to[x] != kNone, "a schedule reads a slot nothing writes");
     x = to[x];
   };
-  // A Switch that left the schedule (SwitchElision::close_gaps) leaves its entries in
-  // Schedule::inputs, which nothing reads; what it read may have left too (a Switch reading
-  // another's output, both unread: a value routed into a branch and bound there unused).
-  std::vector<bool> owned(sc.inputs.size(), false);
-  for (const ScheduledNode& n : sc.nodes)
-    for (std::uint32_t i = 0; i < n.nin; ++i)
-      owned[n.in + i] = true;
   for (ScheduledNode& n : sc.nodes)
     if (n.nout != 0) n.out = to[n.out];
-  for (std::size_t k = 0; k < sc.inputs.size(); ++k)
-    if (owned[k]) read(sc.inputs[k]);
+  for (std::uint32_t& x : sc.inputs)
+    read(x);
   for (std::vector<std::uint32_t>& rs : sc.return_slots)
     for (std::uint32_t& r : rs)
       r = to[r];
