@@ -58,16 +58,9 @@ struct Differentiator::State {
 
   NodeId add_node(NodeKind kind, std::uint32_t body, SourceLoc loc, const Ports& inputs,
                   std::uint32_t noutputs) {
-    NodeId id = static_cast<NodeId>(g.nodes.size());
-    Node n;
-    n.kind = kind;
-    n.body = body;
-    n.local = static_cast<std::uint32_t>(g.bodies[body].nodes.size());
-    n.loc = loc;
-    n.pos = kind == NodeKind::InputMerge ? 0 : n.local + 1;
-    n.outputs.resize(noutputs);
-    g.nodes.push_back(std::move(n));
-    g.bodies[body].nodes.push_back(id);
+    const std::uint32_t local = static_cast<std::uint32_t>(g.bodies[body].nodes.size());
+    NodeId id =
+        graph::add_node(g, kind, body, loc, kind == NodeKind::InputMerge ? 0 : local + 1, noutputs);
     for (const Port& p : inputs)
       graph::connect(g, p, id);
     return id;

@@ -122,29 +122,29 @@ std::string to_dot(const Graph& g) {
       if (role == BodyRole::Forward) o << ", color=\"#1f5fbf\"";
       o << "];\n";
     };
-    for (NodeId id : body.nodes)
-      if (g.nodes[id].inlined_rd == 0) node(id, "    ");
     // An inlined rd's nodes (semantics/graph/inline_rd.hpp): a cluster for its forward part
-    // and one for its adjoint part inside the host's, outlined as the bodies were.
-    for (std::uint32_t k = 1; k <= g.inlined_rds(); ++k) {
-      for (BodyRole role : {BodyRole::Forward, BodyRole::Adjoint}) {
-        bool any = false;
-        for (NodeId id : body.nodes) {
-          const Node& n = g.nodes[id];
-          if (n.inlined_rd != k || n.role != role) continue;
-          if (!any) {
-            const bool fwd = role == BodyRole::Forward;
-            const char* colour = fwd ? "#1f5fbf" : "#c0392b";
-            o << "    subgraph cluster_" << b << "_" << k << (fwd ? "_f" : "_a")
-              << " {\n      label=\"" << dot_escape(g.inlined_rd_names[k - 1])
-              << (fwd ? " (forward, inlined)" : " (adjoint, inlined)") << "\";\n      color=\""
-              << colour << "\";\n      fontcolor=\"" << colour << "\";\n      style=dashed;\n";
-            any = true;
-          }
-          node(id, "      ");
-        }
-        if (any) o << "    }\n";
+    // (group 2k - 2) and one for its adjoint part (2k - 1) inside the host's, outlined as the
+    // bodies were.
+    std::vector<std::vector<NodeId>> groups(2 * g.inlined_rds());
+    for (NodeId id : body.nodes) {
+      const Node& n = g.nodes[id];
+      if (n.inlined_rd == 0) {
+        node(id, "    ");
+      } else {
+        groups[2 * (n.inlined_rd - 1) + (n.role == BodyRole::Adjoint)].push_back(id);
       }
+    }
+    for (std::size_t x = 0; x < groups.size(); ++x) {
+      if (groups[x].empty()) continue;
+      const bool fwd = x % 2 == 0;
+      const char* colour = fwd ? "#1f5fbf" : "#c0392b";
+      o << "    subgraph cluster_" << b << "_" << x / 2 + 1 << (fwd ? "_f" : "_a")
+        << " {\n      label=\"" << dot_escape(g.inlined_rd_names[x / 2])
+        << (fwd ? " (forward, inlined)" : " (adjoint, inlined)") << "\";\n      color=\"" << colour
+        << "\";\n      fontcolor=\"" << colour << "\";\n      style=dashed;\n";
+      for (NodeId id : groups[x])
+        node(id, "      ");
+      o << "    }\n";
     }
     o << "  }\n";
   }

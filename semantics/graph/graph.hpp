@@ -195,6 +195,23 @@ struct Graph {
   }
 };
 
+// Appends a node of `kind` with `noutputs` unconnected output ports to body `body` (the next
+// local index), at place `pos` of its evaluation order; returns its id.
+inline NodeId add_node(Graph& g, NodeKind kind, std::uint32_t body, SourceLoc loc,
+                       std::uint32_t pos, std::uint32_t noutputs) {
+  NodeId id = static_cast<NodeId>(g.nodes.size());
+  Node n;
+  n.kind = kind;
+  n.body = body;
+  n.local = static_cast<std::uint32_t>(g.bodies[body].nodes.size());
+  n.loc = loc;
+  n.pos = pos;
+  n.outputs.resize(noutputs);
+  g.nodes.push_back(std::move(n));
+  g.bodies[body].nodes.push_back(id);
+  return id;
+}
+
 // Adds port p as the next input of node `to` (both directions of the edge).
 inline void connect(Graph& g, Port p, NodeId to) {
   Node& n = g.nodes[to];

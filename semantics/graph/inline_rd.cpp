@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "lang/diagnostics.hpp"
 
@@ -47,6 +48,7 @@ class Inliner {
   std::vector<bool>& removed_;
   NodeId sync_ = kNoNode;
   std::uint32_t number_ = 0;                          // Node::inlined_rd of this rd's nodes
+  std::uint32_t gate_place_ = 0;                      // Node::pos of the Gates on its outputs
   std::unordered_map<std::uint64_t, Port> replaced_;  // a removed node's port -> what replaces it
   std::vector<NodeId> producers_;                     // nodes whose consumers lost a node
 
@@ -88,7 +90,6 @@ class Inliner {
       if (g_.nodes[id].kind != NodeKind::InputMerge) g_.nodes[id].pos += pa + nf;
     gate_place_ = pa + nf + na;
   }
-  std::uint32_t gate_place_ = 0;
 
   // The nodes at the boundary of the two bodies, and what their ports become.
   void replace_boundary() {
@@ -149,18 +150,9 @@ class Inliner {
   }
 
   NodeId add_host_node(NodeKind kind, SourceLoc loc, std::uint32_t pos) {
-    NodeId id = static_cast<NodeId>(g_.nodes.size());
-    Node n;
-    n.kind = kind;
-    n.body = host_;
-    n.local = static_cast<std::uint32_t>(g_.bodies[host_].nodes.size());
-    n.loc = loc;
-    n.pos = pos;
-    n.role = BodyRole::Adjoint;
-    n.inlined_rd = number_;
-    n.outputs.resize(1);
-    g_.nodes.push_back(std::move(n));
-    g_.bodies[host_].nodes.push_back(id);
+    NodeId id = graph::add_node(g_, kind, host_, loc, pos, 1);
+    g_.nodes[id].role = BodyRole::Adjoint;
+    g_.nodes[id].inlined_rd = number_;
     removed_.push_back(false);
     return id;
   }
@@ -168,14 +160,14 @@ class Inliner {
   // The Sync also joins what the Calls were strict in: V and the free variables (the forward
   // Calls' arguments) and W (the adjoint Calls'); the control token is already in it.
   void wire_strictness() {
-    std::vector<std::uint64_t> in;
+    // (A set: a gradient of 10^5 inputs joins as many, and a search of the Sync's inputs for
+    // each made lowering quadratic.)
+    std::unordered_set<std::uint64_t> in;
     for (const Port& p : g_.nodes[sync_].inputs)
-      in.push_back(port_key(p));
+      in.insert(port_key(p));
     auto join = [&](NodeId call) {
       Port p = g_.nodes[call].inputs[0];
-      if (std::find(in.begin(), in.end(), port_key(p)) != in.end()) return;
-      in.push_back(port_key(p));
-      graph::connect(g_, p, sync_);
+      if (in.insert(port_key(p)).second) graph::connect(g_, p, sync_);
     };
     for (std::size_t j = 0; j + 1 < f_.calls.size(); ++j)
       join(f_.calls[j]);

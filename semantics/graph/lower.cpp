@@ -157,17 +157,8 @@ class Lowering {
 
   NodeId add_node(NodeKind kind, std::uint32_t body, SourceLoc loc, const Ports& inputs,
                   std::uint32_t noutputs) {
-    NodeId id = static_cast<NodeId>(g.nodes.size());
-    Node n;
-    n.kind = kind;
-    n.body = body;
-    n.local = static_cast<std::uint32_t>(g.bodies[body].nodes.size());
-    n.loc = loc;
-    n.pos = ++counter_[body];
-    n.outputs.resize(noutputs);
-    g.nodes.push_back(std::move(n));
+    NodeId id = graph::add_node(g, kind, body, loc, ++counter_[body], noutputs);
     consumed_.emplace_back(noutputs, 0);
-    g.bodies[body].nodes.push_back(id);
     for (const Port& p : inputs)
       connect(p, id);
     return id;
