@@ -346,6 +346,8 @@ class Generator {
 
   // if fst p < 0.5 then BASE else let r = <recursive call> in STEP, the call being
   // callee((fst p - 1, E)) or, through a derivative, W.rd_{snd p}(y:A. callee((fst p - 1, y))).
+  // Sometimes, as in the thesis's ack, the else side is itself a conditional with a call in
+  // tail position: if G then callee((fst p - 1, E)) else <the let above, or another tail call>.
   Term counted_body(Name param, Type pt, Type u, Name callee, Type callee_result, unsigned size) {
     Term p = mk::var(param, pt);
     Term counter = mk::fst(p);
@@ -353,6 +355,15 @@ class Generator {
     Term base = gen(u, part(size, 3));
     Term next = mk::op(Op::make(OpKind::Sub), mk::fst(p), mk::literal("1"));
     Type a = pt.second();
+    if (callee_result == u && rng_.chance(0.25)) {
+      BoolTerm g = guard(part(size, 3));
+      Term tail = mk::call(callee, pt, callee_result, mk::pair(next, gen(a, part(size, 4))));
+      Term other = rng_.chance(0.5)
+                       ? mk::call(callee, pt, callee_result, mk::pair(next, gen(a, part(size, 4))))
+                       : gen(u, part(size, 3));
+      return mk::if_(stop, base,
+                     rng_.chance(0.5) ? mk::if_(g, tail, other) : mk::if_(g, other, tail));
+    }
     Term rec;
     Type rt;
     if (rd_depth_ < c_.max_rd_depth && rng_.chance(0.35)) {

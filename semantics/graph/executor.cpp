@@ -459,7 +459,7 @@ class Executor {
 
   // Drops n from f's count; frees f when it reaches zero (its hold on its parent ended with
   // its last output, fire_exit). The main frame reaching zero is the end of the run.
-  void release(Worker& w, F* f, std::int64_t n) {
+  [[gnu::always_inline]] inline void release(Worker& w, F* f, std::int64_t n) {
     if (dec<std::int64_t>(f, f->live, n) != 0) return;
     if (f == root_) {
       done_.store(true, std::memory_order_release);
@@ -1407,47 +1407,130 @@ class Executor {
   // Exit, on the Merge's side `side` only.
   [[gnu::noinline]] void fire_tail(Worker& w, F* f, const ScheduledNode& n,
                                    const std::uint32_t* in) {
-    const Token p = f->slots[in[1]];
-    if (!p.is_live()) {
-      if (!n.sends_bottom || p.is_absent()) return;
-      w.tokens += 2;  // the Merge sends its bottom (or dead) predicate, the Exit sends that
-      if (p.is_dead()) w.dead += 2;
-      fire_exit(w, f, n, p);
+    // (Apart, so that the common tail saves no register for a call it does not make.)
+    if (n.nin > 2) {
+      fire_chain_tail(w, f, n, in);
       return;
     }
-    if ((p.value() != 0) != (n.side == 0)) return;
-    const Token t = f->slots[in[0]];
+    const Token t = merge_tail_token(w, f->slots, n, in);
+    if (!t.is_absent()) fire_exit(w, f, n, t);
+  }
+  [[gnu::noinline]] void fire_chain_tail(Worker& w, F* f, const ScheduledNode& n,
+                                         const std::uint32_t* in) {
+    const Token t = chain_tail_token(w, f->slots, n, in);
+    if (!t.is_absent()) fire_exit(w, f, n, t);
+  }
+
+  // The token a folded tail sends, with its firings counted (the Merges' and the Exit's), or
+  // absent if it does not fire (it never sends absent).
+  static Token tail_token(Worker& w, const Token* slots, const ScheduledNode& n,
+                          const std::uint32_t* in) {
+    return n.nin > 2 ? chain_tail_token(w, slots, n, in) : merge_tail_token(w, slots, n, in);
+  }
+
+  // The tail of one Merge.
+  static Token merge_tail_token(Worker& w, const Token* slots, const ScheduledNode& n,
+                                const std::uint32_t* in) {
+    const Token p = slots[in[1]];
+    if (!p.is_live()) {
+      if (!n.sends_bottom || p.is_absent()) return Token::absent();
+      w.tokens += 2;  // the Merge sends its bottom (or dead) predicate, the Exit sends that
+      if (p.is_dead()) w.dead += 2;
+      return p;
+    }
+    if ((p.value() != 0) != (n.side == 0)) return Token::absent();
+    const Token t = slots[in[0]];
     internal_check(!t.is_absent(), "a body's output is absent");
     w.tokens += 2;  // the Merge's firing and the Exit's
     if (t.is_dead()) ++w.dead;
-    fire_exit(w, f, n, t);
+    return t;
+  }
+
+  // The tail of a chain of Merges (it sends no bottom): it fires when each predicate is live
+  // and selects its side.
+  [[gnu::noinline]] static Token chain_tail_token(Worker& w, const Token* slots,
+                                                  const ScheduledNode& n, const std::uint32_t* in) {
+    for (std::uint32_t i = 1; i < n.nin; ++i)
+      if (!slots[in[i]].selects((n.side >> (i - 1)) & 1u)) return Token::absent();
+    const Token t = slots[in[0]];
+    internal_check(!t.is_absent(), "a body's output is absent");
+    w.tokens += n.nin;  // every Merge's firing and the Exit's
+    if (t.is_dead()) ++w.dead;
+    return t;
   }
 
   // Exit_k of frame t/i: to Return_i^k in frame t (the tag's last call site selects the Return,
   // which is what the thesis's filter on every Return computes). When the last output has
   // left, the caller's block of that return is signalled.
-  void fire_exit(Worker& w, F* f, const ScheduledNode& n, Token t) {
-    F* parent = f->parent;
-    if (!parent) {
-      results_[n.index] = t;
-      result_set_[n.index] = 1;
-    } else {
-      parent->slots[parent->code->return_slots[f->local][n.index]] = t;
-    }
-    if (f->code->exits > 1 && dec<std::int32_t>(f, f->exits_pending, 1) != 0) return;
-    if (parent) {
+  [[gnu::noinline]] void fire_exit(Worker& w, F* f, const ScheduledNode& n, Token t) {
+    if (!send_output(f, n, t)) return;
+    if (F* parent = f->parent) {
       // f never touches its parent again: its hold on the parent passes to the return block.
-      set<bool>(f->returned, true);
-      std::uint32_t rb = parent->code->return_block[f->local];
-      bool ready = arrive(parent, rb, 1);
-      internal_check(ready, "a return block waits for more than its callee");
+      const std::uint32_t rb = returned_to(f);
+      if (parent->code->blocks[rb].tail_only) {
+        release(w, f, 1);
+        return_through_tails(w, parent, rb);
+        return;
+      }
       run_held(w, parent, rb);
     }
     release(w, f, 1);
   }
 
+  // Exit_k's token, to the parent's Return_i^k or to the results; whether it was f's last.
+  bool send_output(F* f, const ScheduledNode& n, Token t) {
+    if (F* parent = f->parent) {
+      parent->slots[parent->code->return_slots[f->local][n.index]] = t;
+    } else {
+      results_[n.index] = t;
+      result_set_[n.index] = 1;
+    }
+    return f->code->exits == 1 || dec<std::int32_t>(f, f->exits_pending, 1) == 0;
+  }
+
+  // f (not the main frame) has sent its last output: its parent's return block, now ready.
+  std::uint32_t returned_to(F* f) {
+    set<bool>(f->returned, true);
+    const std::uint32_t rb = f->parent->code->return_block[f->local];
+    bool ready = arrive(f->parent, rb, 1);
+    internal_check(ready, "a return block waits for more than its callee");
+    return rb;
+  }
+
+  // Return block rb of f is one tail (Block::tail_only), ready, and holds a unit of f's live
+  // count: it runs here rather than queued, and when its tail sends f's last output and the
+  // return block that output reaches is one tail too, that one runs next, and so on up (a
+  // chain of tail calls returns in one loop, and no block is queued per frame).
+  [[gnu::noinline]] void return_through_tails(Worker& w, F* f, std::uint32_t rb) {
+    for (;;) {
+      const Block& blk = f->code->blocks[rb];
+      const Schedule& s = *f->code;
+      const ScheduledNode& n = s.nodes[blk.first];
+      w.tokens += blk.sources;
+      const Token t = tail_token(w, f->slots, n, s.inputs.data() + n.in);
+      // The block's unit ends here, and with the last output f's own (fire_exit's).
+      if (t.is_absent() || !send_output(f, n, t)) {
+        release(w, f, 1);
+        return;
+      }
+      F* parent = f->parent;
+      if (!parent) {
+        release(w, f, 2);
+        return;
+      }
+      rb = returned_to(f);
+      if (!parent->code->blocks[rb].tail_only) {
+        run_held(w, parent, rb);
+        release(w, f, 2);
+        return;
+      }
+      release(w, f, 2);
+      f = parent;
+    }
+  }
+
   // Block b of f is ready and inherits a unit of f's live count that its caller holds.
-  void run_held(Worker& w, F* f, std::uint32_t b) {
+  [[gnu::always_inline]] inline void run_held(Worker& w, F* f, std::uint32_t b) {
     const Block& blk = f->code->blocks[b];
     if (blk.first != blk.end) {
       enqueue(w, item(f, b));

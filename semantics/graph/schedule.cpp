@@ -526,7 +526,17 @@ class SwitchElision {
 // (the entry block or p's own), that tail sends the bottom (`sends_bottom`) and C is told of
 // nothing: it never runs. So exactly one Exit fires per activation, with M's token, as before,
 // and every count is unchanged. `start`: per range, the node it starts at.
-void fold_merge_tails(Schedule& sc, const std::vector<std::uint32_t>& start) {
+//
+// A chain of conditionals folds further (docs/graph.md, "Folded tails"): when C is a Merge M'
+// whose output only a tail reads (ack's `else if n < 0.5 then ack(m - 1, 1) else ack(..)`, whose
+// Merge on n < 0.5 feeds the tail of the Merge on m < 0.5), the block computing M''s input k
+// ends with a longer tail: it reads that input and the predicates of M' and of the tail, and
+// fires only when each is live and selects its side (bit j of ScheduledNode::side for the
+// predicate in input j + 1), counting every Merge's firing and the Exit's. Such a tail sends no
+// bottom: C stays told of M''s predicate, and runs, as before, only when it is not live. Each
+// call folds one more level; `start` (per range, the node it starts at) follows the nodes.
+// Returns whether anything was folded.
+bool fold_merge_tails(Schedule& sc, std::vector<std::uint32_t>& start) {
   const std::uint32_t nblocks = static_cast<std::uint32_t>(sc.blocks.size());
   constexpr std::uint32_t kNone = UINT32_MAX;
   // The block that writes each slot (the Returns' and the inputs' included).
@@ -540,6 +550,10 @@ void fold_merge_tails(Schedule& sc, const std::vector<std::uint32_t>& start) {
       writer[r] = sc.return_block[k];
   for (std::uint32_t in : sc.input_slots)
     writer[in] = sc.entry;
+  // Per Merge block, the inputs it is told of (an input an earlier call folded is not).
+  std::vector<std::uint32_t> told(nblocks, 0);
+  for (const Successor& x : sc.successors)
+    told[x.block] |= x.merge_inputs;
   // Per block, the tails appended to it; per Merge block, the sides it is no longer told of.
   std::vector<std::vector<ScheduledNode>> tails(nblocks);
   std::vector<std::uint32_t> dropped(nblocks, 0);
@@ -548,26 +562,38 @@ void fold_merge_tails(Schedule& sc, const std::vector<std::uint32_t>& start) {
     if (!blk.merge || blk.end - blk.first != 2 || blk.succ != blk.succ_end) continue;
     const ScheduledNode& m = sc.nodes[blk.first];
     const ScheduledNode& exit = sc.nodes[blk.first + 1];
-    if (m.kind != NodeKind::Merge || exit.kind != NodeKind::Exit || sc.inputs[exit.in] != m.out)
+    if (m.kind != NodeKind::Merge || m.side != kNoSide || sc.inputs[exit.in] != m.out) continue;
+    // The Exit, or a tail (its predicates: inputs 1 .. nin - 1) that sends no bottom.
+    const bool chain = exit.kind == NodeKind::Merge && exit.side != kNoSide;
+    if (!(exit.kind == NodeKind::Exit || (chain && !exit.sends_bottom)) ||
+        (chain && exit.nin > kMaxTailPredicates))
       continue;
     const std::uint32_t pred = sc.inputs[m.in + 2];
     // A tail whose block runs whenever p is computed: its block and its index there.
     std::uint32_t always = kNone, always_at = 0;
     for (std::uint32_t k = 0; k < 2; ++k) {
       const std::uint32_t from = writer[sc.inputs[m.in + k]];
-      if (from == kNone || from == c || (writer[pred] != sc.entry && writer[pred] != from))
-        continue;
+      if (!(told[c] & (1u << k)) || from == kNone || from == c) continue;
+      // Every predicate the tail reads is computed by the entry block or by the tail's own.
+      bool sees = writer[pred] == sc.entry || writer[pred] == from;
+      for (std::uint32_t i = 1; chain && i < exit.nin; ++i) {
+        const std::uint32_t w = writer[sc.inputs[exit.in + i]];
+        sees = sees && (w == sc.entry || w == from);
+      }
+      if (!sees) continue;
       ScheduledNode t = exit;
       t.kind = NodeKind::Merge;  // (the executor's Merge case runs it: ScheduledNode::side)
       t.in = static_cast<std::uint32_t>(sc.inputs.size());
-      t.nin = 2;
-      t.side = static_cast<std::uint8_t>(k);
+      t.nin = chain ? exit.nin + 1 : 2;
+      t.side = static_cast<std::uint8_t>(chain ? k | (exit.side << 1) : k);
       t.guard = kNoGuard;
       sc.inputs.push_back(sc.inputs[m.in + k]);
       sc.inputs.push_back(pred);
+      for (std::uint32_t i = 1; chain && i < exit.nin; ++i)
+        sc.inputs.push_back(sc.inputs[exit.in + i]);
       tails[from].push_back(t);
       dropped[c] |= 1u << k;
-      if (from == sc.entry || from == writer[pred]) {
+      if (!chain && (from == sc.entry || from == writer[pred])) {
         always = from;
         always_at = static_cast<std::uint32_t>(tails[from].size() - 1);
       }
@@ -579,7 +605,8 @@ void fold_merge_tails(Schedule& sc, const std::vector<std::uint32_t>& start) {
       dropped[c] |= 1u << 2;
     }
   }
-  if (std::all_of(dropped.begin(), dropped.end(), [](std::uint32_t d) { return d == 0; })) return;
+  if (std::all_of(dropped.begin(), dropped.end(), [](std::uint32_t d) { return d == 0; }))
+    return false;
   // The nodes, each block followed by its tails; ranges keep their nodes.
   std::vector<std::uint32_t> before(nblocks + 1, 0);  // tails appended to the blocks before
   for (std::uint32_t bi = 0; bi < nblocks; ++bi)
@@ -590,6 +617,7 @@ void fold_merge_tails(Schedule& sc, const std::vector<std::uint32_t>& start) {
     while (bi + 1 < nblocks && sc.blocks[bi].end <= start[x])
       ++bi;
     sc.guards[x].end += before[bi];
+    start[x] += before[bi];
   }
   std::vector<ScheduledNode> nodes;
   nodes.reserve(sc.nodes.size() + before[nblocks]);
@@ -619,6 +647,7 @@ void fold_merge_tails(Schedule& sc, const std::vector<std::uint32_t>& start) {
   for (Successor& x : successors)
     x.empty = sc.blocks[x.block].first == sc.blocks[x.block].end;
   sc.successors = std::move(successors);
+  return true;
 }
 
 // The frame keeps only the slots something writes: a scheduled node's outputs, the Returns'
@@ -708,6 +737,9 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
     EventSet u;
     std::set_union(sets[a].begin(), sets[a].end(), sets[b].begin(), sets[b].end(),
                    std::back_inserter(u));
+    // Every other event comes after the entry block has run (its returns and Merges are
+    // signalled by its calls and blocks, which run after it): the entry is implied.
+    if (u.size() > 1 && u.front() == 0) u.erase(u.begin());
     std::uint32_t id = intern(std::move(u));
     unions.emplace(key, id);
     return id;
@@ -888,7 +920,9 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
                                    [&](const Successor& x) { return x.block == bi; });
             if (it == succ[from].end()) it = succ[from].insert(succ[from].end(), {bi, 0});
             it->merge_inputs |= 1u << i;
-          } else if (from != bi && std::find(preds.begin(), preds.end(), from) == preds.end()) {
+          } else if (from != bi && from != sc.entry &&
+                     std::find(preds.begin(), preds.end(), from) == preds.end()) {
+            // (The entry block has run before any other block runs: it is no predecessor.)
             internal_check(!blk.merge, "a node of a Merge's block reads another block");
             preds.push_back(from);
           }
@@ -987,8 +1021,14 @@ Schedule make_schedule(const Graph& g, const Body& b, bool with_guards) {
   for (NodeId in : b.inputs)
     sc.input_slots.push_back(slot_of[local(in)]);
   sc.exits = static_cast<std::uint32_t>(b.exits.size());
-  if (with_guards) fold_merge_tails(sc, rg.start);
+  if (with_guards) {
+    while (fold_merge_tails(sc, rg.start)) {
+    }
+  }
   compact_slots(sc);
+  for (Block& blk : sc.blocks)
+    blk.tail_only = blk.end - blk.first == 1 && blk.succ == blk.succ_end &&
+                    sc.nodes[blk.first].side != kNoSide && sc.nodes[blk.first].guard == kNoGuard;
   return sc;
 }
 

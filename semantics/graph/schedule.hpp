@@ -47,6 +47,9 @@ struct Guard {
 
 inline constexpr std::uint8_t kNoImmediate = 0xFF;
 inline constexpr std::uint8_t kNoSide = 0xFF;
+// A folded tail reads at most this many predicates (one per Merge of its chain): its sides are
+// the bits of a byte that is then not kNoSide.
+inline constexpr std::uint32_t kMaxTailPredicates = 7;
 
 // A node as a block runs it.
 //
@@ -84,7 +87,9 @@ struct ScheduledNode {
   // predicate true). It reads that side's input and the Merge's predicate, and fires as the
   // Exit, counting the Merge's firing and its own, only when the predicate is live and
   // selects `side`; with `sends_bottom`, also when the predicate is bottom (or dead), sending
-  // it, as the Merge would (the Merge's block then never runs).
+  // it, as the Merge would (the Merge's block then never runs). A tail of a chain of Merges
+  // (nin > 2) reads a predicate per Merge, innermost first, and fires only when each is live
+  // and selects its side: bit j of `side` for the predicate in input j + 1.
   std::uint8_t side = kNoSide;
   bool sends_bottom = false;
 };
@@ -108,6 +113,10 @@ struct Block {
   // Its InputMerge and Return nodes: they only pass on the token the caller's Call or the
   // callee's Exit wrote into their slot, so they are counted (one firing each) but not run.
   std::uint32_t sources = 0;
+  // Its one node is a folded tail, and it has no successor: a return block that only passes
+  // its callee's result on to its own caller (tak's outer call, ack's two tail calls), which
+  // the executor runs at the callee's Exit instead of queueing it.
+  bool tail_only = false;
 };
 
 struct Schedule {
