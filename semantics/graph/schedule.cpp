@@ -518,8 +518,9 @@ class SwitchElision {
 // (ScheduledNode::side), counting M's firing and its own. A_k must see p: p is computed in the
 // entry block, which runs before every other block of the activation (its calls' children
 // are queued, and handed to other workers only between blocks), or in A_k. (A tail in a return
-// block or a Merge's block thus reads a slot of a block it does not wait for, which no other
-// node of such a block does.) C is no longer told of input k: with p live it now waits for an
+// block or a Merge's block thus reads a slot of the entry block, which it does not wait for, as
+// every node of a block other than the entry may: make_schedule, "the entry is implied".) C is
+// no longer told of input k: with p live it now waits for an
 // input that never comes and never runs. With p bottom (counted as all of its inputs,
 // Deadness::Elide) the tails, which fire only on a live p, send nothing, and C runs and sends
 // p's bottom; but when both sides are folded and one tail's block runs whenever p is computed
