@@ -164,6 +164,7 @@ struct Frame {
   std::int32_t exits_pending;  // outputs not yet sent
   bool returned;               // every output sent: the parent may be gone
   bool shared;                 // threaded: another worker may touch its counts
+  bool holds_parent;           // threaded: returned, and still holding its parent (free_frame)
   const Schedule* code;        // the body (Dynamic: this activation's own copy)
   Token* slots;                // output slots of the body's nodes
   TagNode* tag;  // its tag in the store, or null (no reverse mode); a root is the frame's own
@@ -295,6 +296,11 @@ class Executor {
     run_workers(root);
     internal_check(live_of(root) == 0, "work is left in the main frame after termination");
     free_frame(w0, root);
+    if constexpr (Threaded) {
+      for (auto& w : workers_)
+        publish_frames(*w);
+    }
+    internal_check(live_frames_ == 0, "a frame outlived its run");
     if (stats) *stats = collect_stats();
     // Termination is detected: nothing is left anywhere. Every output must have arrived (a
     // call refused by an exhausted budget returns a bottom, so also then).
@@ -579,20 +585,29 @@ class Executor {
     return f;
   }
 
+  // Frees f, and then the parent f still held (returned_to), if that was its parent's last unit,
+  // and so on up.
   void free_frame(Worker& w, F* f) {
-    if (dynamic_ && f->parent) delete f->code;
-    if (f->tag) leave_tag(f->tag);
-    std::uint32_t body = f->body;
-    f->~F();
-    frames_changed(w, -1);
-    void* mem = f;
-    *static_cast<void**>(mem) = w.free_frames[body];
-    w.free_frames[body] = mem;
+    for (;;) {
+      F* const held = f->holds_parent ? f->parent : nullptr;
+      if (dynamic_ && f->parent) delete f->code;
+      if (f->tag) leave_tag(f->tag);
+      std::uint32_t body = f->body;
+      f->~F();
+      frames_changed(w, -1);
+      void* mem = f;
+      *static_cast<void**>(mem) = w.free_frames[body];
+      w.free_frames[body] = mem;
+      if (held == nullptr || dec<std::int64_t>(held, held->live, 1) != 0) return;
+      f = held;  // (never the main frame: returned_to holds no main frame)
+    }
   }
 
   // The key of an undefinedness at node `pos` of frame f (see Bottom). From a frame that has
   // sent its outputs (or one below it) nothing can reach the result any more, and its parent
-  // may be freed: such an undefinedness gets the last key.
+  // may be freed: such an undefinedness gets the last key. Every frame the walk reaches is
+  // alive: f is (its block runs), and a frame holds its parent until it returns, or, when
+  // another worker may return it (shared), until it is freed (returned_to).
   std::vector<std::uint32_t> key_at(const F* f, std::uint32_t pos) const {
     std::vector<std::uint32_t> key;
     for (const F* x = f; x->parent; x = x->parent) {
@@ -771,7 +786,6 @@ class Executor {
       s.dead_tokens += w->dead;
       s.frames_created += w->frames;
       s.bodies_copied += w->copies;
-      if constexpr (Threaded) publish_frames(*w);
     }
     std::int64_t peak = peak_frames_;
     for (auto& w : workers_)
@@ -1489,7 +1503,22 @@ class Executor {
   }
 
   // f (not the main frame) has sent its last output: its parent's return block, now ready.
+  //
+  // The return block takes over f's hold on its parent. With several threads, a shared f (one
+  // another worker may touch) gives the return block a hold of its own instead, and keeps its
+  // hold until it is freed: another worker may be walking from f's activation up to the main
+  // frame (key_at, at an undefinedness below f), reading f->parent's fields, and after f has
+  // returned the return block may end its parent's activation at any moment. A frame that is
+  // not shared is only touched by the worker returning it. The main frame, never freed during a
+  // run, is not held (its count ends the run).
   std::uint32_t returned_to(F* f) {
+    F* const parent = f->parent;
+    if constexpr (Threaded) {
+      if (flag(f->shared) && parent != root_) {
+        inc<std::int64_t>(parent, parent->live, 1);
+        f->holds_parent = true;
+      }
+    }
     set<bool>(f->returned, true);
     const std::uint32_t rb = f->parent->code->return_block[f->local];
     bool ready = arrive(f->parent, rb, 1);

@@ -101,6 +101,23 @@ TEST(GraphFrames, PeakOfASmallRunAtSeveralThreads) {
   EXPECT_LE(s.peak_live_frames, 4u);
 }
 
+// With several threads, a frame another worker may return keeps its hold on its parent until
+// it is freed (the executor's returned_to), so that an undefinedness below it finds every
+// ancestor alive when its place in evaluation order is taken; and every frame is freed by the
+// end of the run (the executor checks it). Tree recursion gives the workers frames to share.
+TEST(GraphFrames, ASharedFrameHoldsItsParentUntilItIsFreed) {
+  const char* program =
+      "def g(n: real): real = if n < 0.5 then 1 else g(n - 1) + g(n - 1);\n"
+      "def f(n: real): real = if n < 0.5 then log(n - 1) else g(n) * f(n - 1) + g(n);\n"
+      "f(11) + g(12)";
+  const std::string expected = run_graph(program);
+  EXPECT_EQ(expected,
+            "undefined (operator outside its domain): log(x) is undefined at x = -1 at 2:40");
+  for (graph::Engine e : {graph::Engine::Static, graph::Engine::Dynamic})
+    for (int i = 0; i < 20; ++i)
+      EXPECT_EQ(run_graph(program, {}, options(e, 4)), expected);
+}
+
 TEST(GraphUndefined, ReasonAndLocation) {
   EXPECT_EQ(run_graph("let x: real = log(0) in 1"),
             "undefined (operator outside its domain): log(x) is undefined at x = 0 at 1:15");
