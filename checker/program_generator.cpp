@@ -355,15 +355,6 @@ class Generator {
     Term base = gen(u, part(size, 3));
     Term next = mk::op(Op::make(OpKind::Sub), mk::fst(p), mk::literal("1"));
     Type a = pt.second();
-    if (callee_result == u && rng_.chance(0.25)) {
-      BoolTerm g = guard(part(size, 3));
-      Term tail = mk::call(callee, pt, callee_result, mk::pair(next, gen(a, part(size, 4))));
-      Term other = rng_.chance(0.5)
-                       ? mk::call(callee, pt, callee_result, mk::pair(next, gen(a, part(size, 4))))
-                       : gen(u, part(size, 3));
-      return mk::if_(stop, base,
-                     rng_.chance(0.5) ? mk::if_(g, tail, other) : mk::if_(g, other, tail));
-    }
     Term rec;
     Type rt;
     if (rd_depth_ < c_.max_rd_depth && rng_.chance(0.35)) {
@@ -379,7 +370,18 @@ class Generator {
     }
     Name r = fresh("r");
     Term step = with_var(r, rt, [&] { return gen(u, part(size, 3)); });
-    return mk::if_(stop, base, mk::let(r, rt, rec, step));
+    Term recursive = mk::let(r, rt, rec, step);
+    if (callee_result == u && rng_.chance(0.25)) {
+      // (The let, and so an rd in it, stays as often as not: the tail calls do not replace the
+      // derivatives graph-rd-agrees needs.)
+      BoolTerm g = guard(part(size, 3));
+      Term tail = mk::call(callee, pt, callee_result, mk::pair(next, gen(a, part(size, 4))));
+      Term other = rng_.chance(0.5)
+                       ? mk::call(callee, pt, callee_result, mk::pair(next, gen(a, part(size, 4))))
+                       : recursive;
+      recursive = rng_.chance(0.5) ? mk::if_(g, tail, other) : mk::if_(g, other, tail);
+    }
+    return mk::if_(stop, base, recursive);
   }
 
   Term letrec(Type t, unsigned size) {

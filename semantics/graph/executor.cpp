@@ -589,7 +589,7 @@ class Executor {
   // and so on up.
   void free_frame(Worker& w, F* f) {
     for (;;) {
-      F* const held = f->holds_parent ? f->parent : nullptr;
+      F* const held = Threaded && f->holds_parent ? f->parent : nullptr;
       if (dynamic_ && f->parent) delete f->code;
       if (f->tag) leave_tag(f->tag);
       std::uint32_t body = f->body;
