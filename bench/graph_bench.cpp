@@ -1,10 +1,10 @@
 // The tagged-graph benchmarks (thesis Sec. 6, Tables 6.1-6.4): side by side in one process,
 // the static graph against the dynamic graph (a body copy per call, TensorFlow's approach),
 // the static graph against the compiled evaluator, and the static graph at 1 and 2 threads;
-// peak live frames and resident memory. Wall-clock times, best of `reps` runs (of more for a
-// program that runs in under 0.2 s / reps: see best_of). Prints ratios.
+// peak live frames and resident memory. Wall-clock times: the engines run in turns (see
+// Contest), and each keeps its best run. Prints ratios.
 //
-//   graph_bench [reps]
+//   graph_bench [rounds] [name]
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -22,21 +22,58 @@
 namespace adlang::bench {
 namespace {
 
-// The best of `reps` runs, and of more while they have taken less than 0.2 s in all: a run of
-// ack(3,3) takes 0.1 ms, and 15 of them fit in one pause of the machine (one such run of this
-// benchmark put ack(3,3)'s static graph at 3.7 times the compiled evaluator, 2.3 in the others).
-double best_of(int reps, const std::function<void()>& f) {
-  constexpr double kMinTotal = 0.2;
-  constexpr int kMaxReps = 20000;
-  double best = 1e30, total = 0;
-  for (int i = 0; i < reps || (total < kMinTotal && i < kMaxReps); ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    f();
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (s < best) best = s;
-    total += s;
+// The engines of one program, timed in turns. This machine's speed drifts by up to 1.5x over
+// seconds (a best of 9 runs of the same binary took 0.031 s and 0.036 s in two invocations):
+// timed one engine after the other, a slow spell falls on one engine's runs and moves the
+// ratio by as much. So each round gives every engine a slice of about 20 ms (one run at
+// least), and rounds go on until there have been `rounds` of them and every engine has run for
+// 0.2 s in all; each engine keeps its best run. A slow spell then costs every engine its runs
+// of the same rounds, and the best runs of all come from the same fast spells.
+class Contest {
+ public:
+  // An engine to time; its best time is written to *best when run() returns.
+  void add(std::function<void()> f, double* best) { entries_.push_back({std::move(f), best}); }
+
+  void run(int rounds) {
+    constexpr double kSlice = 0.02, kMinTotal = 0.2;
+    constexpr int kMaxRuns = 20000;
+    std::vector<double> total(entries_.size(), 0);
+    std::vector<int> runs(entries_.size(), 0);
+    for (Entry& e : entries_)
+      *e.best = 1e30;
+    for (int r = 0;; ++r) {
+      bool more = r < rounds;
+      for (std::size_t i = 0; i < entries_.size(); ++i)
+        more = more || (total[i] < kMinTotal && runs[i] < kMaxRuns);
+      if (!more) break;
+      for (std::size_t i = 0; i < entries_.size(); ++i) {
+        double slice = 0;
+        do {
+          auto t0 = std::chrono::steady_clock::now();
+          entries_[i].f();
+          double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          *entries_[i].best = std::min(*entries_[i].best, s);
+          slice += s;
+          ++runs[i];
+        } while (slice < kSlice && runs[i] < kMaxRuns);
+        total[i] += slice;
+      }
+    }
   }
-  return best;
+
+ private:
+  struct Entry {
+    std::function<void()> f;
+    double* best;
+  };
+  std::vector<Entry> entries_;
+};
+
+// One run, timed (the back-to-back pairs of 1 and 2 threads).
+double time_once(const std::function<void()>& f) {
+  auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 struct Case {
@@ -66,7 +103,7 @@ graph::GraphStats run_graph_once(const GraphProgram& gp, graph::Engine e, unsign
 int main(int argc, char** argv) {
   using namespace adlang;
   using namespace adlang::bench;
-  int reps = argc > 1 ? std::atoi(argv[1]) : 3;
+  int reps = argc > 1 ? std::atoi(argv[1]) : 3;  // rounds
   // An optional second argument: run only the programs whose name contains it ("ack").
   std::string only = argc > 2 ? argv[2] : "";
   std::string dir = source_dir() + "/examples/thesis/";
@@ -95,39 +132,54 @@ int main(int argc, char** argv) {
       std::printf("%-14s skipped: %s\n", c.name, e.what());
       continue;
     }
-    double v = 0;
+    // Each engine's value (compared below), and the back-to-back runs' (v).
+    double v = 0, vc = 0, vs = 0, vd = 0, v2 = 0;
     PredicateMode pm = ro.predicates;
-    double compiled = best_of(reps, [&] {
-      ValueEnv<double> rho = inputs_of(*gp.program);
-      EvalOptions eo;
-      eo.evaluator = Evaluator::Compiled;
-      eo.predicates = pm;
-      eo.fuel = UINT64_MAX / 4;
-      NameSupply names = gp.program->names;
-      EvalContext cx(eo, names);
-      v = evaluate(gp.program->term, rho, cx)[0];
-    });
+    double compiled = 0, st = 0, dy = 0, st2 = 0, pd = 0;
     graph::GraphStats s;
-    double st = best_of(reps, [&] { s = run_graph_once(gp, graph::Engine::Static, 1, pm, &v); });
-    double dy = best_of(reps, [&] { run_graph_once(gp, graph::Engine::Dynamic, 1, pm, &v); });
-    double st2 = best_of(reps, [&] { run_graph_once(gp, graph::Engine::Static, 2, pm, &v); });
-    double pd = best_of(reps, [&] {
-      graph::GraphOptions o;
-      o.deadness = graph::Deadness::Propagate;
-      o.eval.predicates = pm;
-      o.eval.fuel = UINT64_MAX / 4;
-      NameSupply names = gp.program->names;
-      graph::run_graph(gp.graph, gp.inputs, o, names);
-    });
+    Contest contest;
+    contest.add(
+        [&] {
+          ValueEnv<double> rho = inputs_of(*gp.program);
+          EvalOptions eo;
+          eo.evaluator = Evaluator::Compiled;
+          eo.predicates = pm;
+          eo.fuel = UINT64_MAX / 4;
+          NameSupply names = gp.program->names;
+          EvalContext cx(eo, names);
+          vc = evaluate(gp.program->term, rho, cx)[0];
+        },
+        &compiled);
+    contest.add([&] { s = run_graph_once(gp, graph::Engine::Static, 1, pm, &vs); }, &st);
+    contest.add([&] { run_graph_once(gp, graph::Engine::Dynamic, 1, pm, &vd); }, &dy);
+    contest.add([&] { run_graph_once(gp, graph::Engine::Static, 2, pm, &v2); }, &st2);
+    contest.add(
+        [&] {
+          graph::GraphOptions o;
+          o.deadness = graph::Deadness::Propagate;
+          o.eval.predicates = pm;
+          o.eval.fuel = UINT64_MAX / 4;
+          NameSupply names = gp.program->names;
+          graph::run_graph(gp.graph, gp.inputs, o, names);
+        },
+        &pd);
+    contest.run(reps);
+    if (!(vc == vs && vs == vd && vd == v2)) {
+      std::printf(
+          "%-14s the engines disagree: compiled %.17g, static %.17g, dynamic %.17g, "
+          "2 threads %.17g\n",
+          c.name, vc, vs, vd, v2);
+      return 1;
+    }
     std::printf("%-14s %9.5fs %9.5fs %9.5fs %9.5fs %9.5fs %7.2fx %7.2fx %7.2fx %7llu  = %.17g\n",
                 c.name, compiled, st, dy, st2, pd, dy / st, st / compiled, st / st2,
-                static_cast<unsigned long long>(s.peak_live_frames), v);
+                static_cast<unsigned long long>(s.peak_live_frames), vs);
     // This machine's speed drifts over seconds: the thread speedup is also taken as the median
     // of ratios of 1- and 2-thread runs made back to back.
     std::vector<double> ratios;
     for (int i = 0; i < std::max(reps, 5); ++i) {
-      double one = best_of(1, [&] { run_graph_once(gp, graph::Engine::Static, 1, pm, &v); });
-      double two = best_of(1, [&] { run_graph_once(gp, graph::Engine::Static, 2, pm, &v); });
+      double one = time_once([&] { run_graph_once(gp, graph::Engine::Static, 1, pm, &v); });
+      double two = time_once([&] { run_graph_once(gp, graph::Engine::Static, 2, pm, &v); });
       ratios.push_back(one / two);
     }
     std::sort(ratios.begin(), ratios.end());
