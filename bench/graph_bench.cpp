@@ -22,6 +22,13 @@
 namespace adlang::bench {
 namespace {
 
+// One run, timed.
+double time_once(const std::function<void()>& f) {
+  auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 // The engines of one program, timed in turns. This machine's speed drifts by up to 1.5x over
 // seconds (a best of 9 runs of the same binary took 0.031 s and 0.036 s in two invocations):
 // timed one engine after the other, a slow spell falls on one engine's runs and moves the
@@ -49,9 +56,7 @@ class Contest {
       for (std::size_t i = 0; i < entries_.size(); ++i) {
         double slice = 0;
         do {
-          auto t0 = std::chrono::steady_clock::now();
-          entries_[i].f();
-          double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          const double s = time_once(entries_[i].f);
           *entries_[i].best = std::min(*entries_[i].best, s);
           slice += s;
           ++runs[i];
@@ -68,13 +73,6 @@ class Contest {
   };
   std::vector<Entry> entries_;
 };
-
-// One run, timed (the back-to-back pairs of 1 and 2 threads).
-double time_once(const std::function<void()>& f) {
-  auto t0 = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 struct Case {
   const char* name;
@@ -103,7 +101,7 @@ graph::GraphStats run_graph_once(const GraphProgram& gp, graph::Engine e, unsign
 int main(int argc, char** argv) {
   using namespace adlang;
   using namespace adlang::bench;
-  int reps = argc > 1 ? std::atoi(argv[1]) : 3;  // rounds
+  int rounds = argc > 1 ? std::atoi(argv[1]) : 3;
   // An optional second argument: run only the programs whose name contains it ("ack").
   std::string only = argc > 2 ? argv[2] : "";
   std::string dir = source_dir() + "/examples/thesis/";
@@ -163,7 +161,7 @@ int main(int argc, char** argv) {
           graph::run_graph(gp.graph, gp.inputs, o, names);
         },
         &pd);
-    contest.run(reps);
+    contest.run(rounds);
     if (!(vc == vs && vs == vd && vd == v2)) {
       std::printf(
           "%-14s the engines disagree: compiled %.17g, static %.17g, dynamic %.17g, "
@@ -177,7 +175,7 @@ int main(int argc, char** argv) {
     // This machine's speed drifts over seconds: the thread speedup is also taken as the median
     // of ratios of 1- and 2-thread runs made back to back.
     std::vector<double> ratios;
-    for (int i = 0; i < std::max(reps, 5); ++i) {
+    for (int i = 0; i < std::max(rounds, 5); ++i) {
       double one = time_once([&] { run_graph_once(gp, graph::Engine::Static, 1, pm, &v); });
       double two = time_once([&] { run_graph_once(gp, graph::Engine::Static, 2, pm, &v); });
       ratios.push_back(one / two);

@@ -586,7 +586,7 @@ class Executor {
   }
 
   // Frees f, and then the parent f still held (returned_to), if that was its parent's last unit,
-  // and so on up.
+  // and so on up (a loop, not release: a chain of held parents must not recurse).
   void free_frame(Worker& w, F* f) {
     for (;;) {
       F* const held = Threaded && f->holds_parent ? f->parent : nullptr;
@@ -1520,8 +1520,8 @@ class Executor {
       }
     }
     set<bool>(f->returned, true);
-    const std::uint32_t rb = f->parent->code->return_block[f->local];
-    bool ready = arrive(f->parent, rb, 1);
+    const std::uint32_t rb = parent->code->return_block[f->local];
+    bool ready = arrive(parent, rb, 1);
     internal_check(ready, "a return block waits for more than its callee");
     return rb;
   }
