@@ -9,17 +9,18 @@
 //                mathematical function, which every evaluator applies through
 //                semantics/op_eval.hpp (that file checks the domain and the range around it).
 //
-// The type checker, the printer and parser, the generator of random programs and the messages
-// read the definition (lang/op.hpp); Fig. 6's R, the linear R and the run-time tape instantiate
-// the same reverse template (terms for the two Rs, scalars for the tape: ad/tape.hpp); the
-// reference, symbolic, compiled and graph evaluators apply the same primal. Only the
-// denotational evaluator (semantics/denotational_eval.cpp) defines each operator again, with
+// The type checker, the printer and parser, the generator of random programs, the messages and
+// the Python front end's names read the definition (lang/op.hpp); Fig. 6's R, the linear R and the
+// run-time tape instantiate the same reverse template (terms for the two Rs, scalars for the tape:
+// ad/tape.hpp); the reference, symbolic, compiled and graph evaluators apply the same primal. Only
+// the denotational evaluator (semantics/denotational_eval.cpp) defines each operator again, with
 // its own derivative, on purpose: it is the independent mathematical semantics the others are
 // checked against.
 //
 // Adding an operator: its kind in OpKind, its struct, its place in Operators (in kind order:
-// a static_assert checks), and its case in the denotational evaluator (a switch over OpKind
-// without a default, so a missing case does not compile). tests/lang/op_table_test.cpp and
+// a static_assert checks), its case in the denotational evaluator (a switch over OpKind
+// without a default, so a missing case does not compile), and its row in docs/language.md's
+// table; nothing else (docs/language.md, "Operators"). tests/lang/op_table_test.cpp and
 // tests/semantics/operator_consumers_test.cpp then check every consumer on it, and
 // docs/language.md's table against the definitions.
 //
@@ -100,7 +101,10 @@ struct OpDefinition {
   bool polynomial = false;      // in the polynomial fragment, which exact rationals compute
   bool sized = false;           // name_n for every vector size n >= 1
   const char* infix = nullptr;  // the infix symbol the printer writes, if any
-  std::string_view reverse;     // op_r(<x, w>), the reverse template
+  // The Python modules whose function `module.name` the Python front end reads as this
+  // operator (docs/python.md), separated by spaces: "math tf numpy".
+  std::string_view python_modules = {};
+  std::string_view reverse;  // op_r(<x, w>), the reverse template
 };
 
 namespace operators {
@@ -168,8 +172,10 @@ struct Div {
 };
 
 struct Sin {
-  static constexpr OpDefinition definition{
-      .kind = OpKind::Sin, .name = "sin", .reverse = "mul(w, cos(x))"};
+  static constexpr OpDefinition definition{.kind = OpKind::Sin,
+                                           .name = "sin",
+                                           .python_modules = "math tf numpy",
+                                           .reverse = "mul(w, cos(x))"};
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
     using std::sin;
@@ -178,8 +184,10 @@ struct Sin {
 };
 
 struct Cos {
-  static constexpr OpDefinition definition{
-      .kind = OpKind::Cos, .name = "cos", .reverse = "neg(mul(w, sin(x)))"};
+  static constexpr OpDefinition definition{.kind = OpKind::Cos,
+                                           .name = "cos",
+                                           .python_modules = "math tf numpy",
+                                           .reverse = "neg(mul(w, sin(x)))"};
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
     using std::cos;
@@ -188,8 +196,10 @@ struct Cos {
 };
 
 struct Exp {
-  static constexpr OpDefinition definition{
-      .kind = OpKind::Exp, .name = "exp", .reverse = "mul(w, exp(x))"};
+  static constexpr OpDefinition definition{.kind = OpKind::Exp,
+                                           .name = "exp",
+                                           .python_modules = "math tf numpy",
+                                           .reverse = "mul(w, exp(x))"};
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
     using std::exp;
@@ -203,6 +213,7 @@ struct Log {
   static constexpr OpDefinition definition{.kind = OpKind::Log,
                                            .name = "log",
                                            .domain = OpDomain::PositiveArgument,
+                                           .python_modules = "math tf numpy",
                                            .reverse = "div(w, x)"};
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
@@ -215,6 +226,7 @@ struct Sqrt {
   static constexpr OpDefinition definition{.kind = OpKind::Sqrt,
                                            .name = "sqrt",
                                            .domain = OpDomain::PositiveArgument,
+                                           .python_modules = "math tf numpy",
                                            .reverse = "div(w, mul(2, sqrt(x)))"};
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
@@ -224,8 +236,10 @@ struct Sqrt {
 };
 
 struct Tanh {
-  static constexpr OpDefinition definition{
-      .kind = OpKind::Tanh, .name = "tanh", .reverse = "mul(w, sub(1, mul(tanh(x), tanh(x))))"};
+  static constexpr OpDefinition definition{.kind = OpKind::Tanh,
+                                           .name = "tanh",
+                                           .python_modules = "math tf numpy",
+                                           .reverse = "mul(w, sub(1, mul(tanh(x), tanh(x))))"};
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
     using std::tanh;
@@ -237,6 +251,7 @@ struct Sigmoid {
   static constexpr OpDefinition definition{
       .kind = OpKind::Sigmoid,
       .name = "sigmoid",
+      .python_modules = "tf",
       .reverse = "mul(w, mul(sigmoid(x), sub(1, sigmoid(x))))"};
   // 1 / (1 + e^-x), written so that neither branch overflows.
   template <class S>
@@ -255,8 +270,11 @@ struct Floor {
   // Smooth (locally constant) off the integers, its open domain; at an integer it jumps, so it
   // is undefined there with the paper's semantics. `--predicates total` makes it total, as
   // TensorFlow's floor is: floor(n) = n with derivative 0.
-  static constexpr OpDefinition definition{
-      .kind = OpKind::Floor, .name = "floor", .domain = OpDomain::OffIntegers, .reverse = "0"};
+  static constexpr OpDefinition definition{.kind = OpKind::Floor,
+                                           .name = "floor",
+                                           .domain = OpDomain::OffIntegers,
+                                           .python_modules = "math tf numpy",
+                                           .reverse = "0"};
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
     using std::floor;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "lang/diagnostics.hpp"
+#include "lang/operators.hpp"
 #include "lang/resolve.hpp"
 #include "lang/stack.hpp"
 #include "lang/verifier.hpp"
@@ -12,6 +13,17 @@
 namespace adlang {
 
 namespace {
+
+// The note under "unknown function": every operator of the table, a sized one as name_n.
+std::string operator_list_note() {
+  std::string note = "operators are";
+  for (const OpDefinition& d : kOpDefinitions) {
+    note += ' ';
+    note += d.name;
+    if (d.sized) note += "_n";
+  }
+  return note;
+}
 
 struct FunSig {
   Type param;
@@ -320,8 +332,7 @@ class Checker {
     std::vector<std::string> notes;
     if (scopes_.lookup_var(s->name))
       notes.push_back("'" + s->name.str() + "' is a variable, not a function");
-    notes.push_back(
-        "operators are neg add sub mul div sin cos exp log sqrt tanh sigmoid dot_n scale_n");
+    notes.push_back(operator_list_note());
     throw CompileError(s->loc, "unknown function '" + s->name.str() + "'", notes);
   }
 

@@ -349,16 +349,9 @@ class Compiler {
           case OpKind::Add:
             emit(Code::OpAdd, l);
             break;
-          case OpKind::Sin:
-          case OpKind::Cos:
-          case OpKind::Exp:
-          case OpKind::Log:
-          case OpKind::Sqrt:
-          case OpKind::Tanh:
-          case OpKind::Sigmoid:
-          case OpKind::Floor:
-          case OpKind::Dot:
-          case OpKind::Scale:
+          default:
+            // Every other operator through the table's primal (lang/operators.hpp), so that
+            // a new operator needs no opcode (docs/language.md, "Operators").
             p_.ops.push_back(o->op);
             emit(Code::Op, l, static_cast<std::uint32_t>(p_.ops.size() - 1));
             break;

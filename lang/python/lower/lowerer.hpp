@@ -199,6 +199,9 @@ const Node* first_assignment(const std::vector<NodePtr>& stmts, const std::strin
 // tensorflow.math.sin and tensorflow.compat.v1.sin are "tf.sin".
 std::string library_name(std::string qualified);
 
+// Whether a library function (by library_name) is an operator of the language's table.
+bool is_operator_function(const std::string& library_name);
+
 // Small syntax builders.
 Syntax syn_node(SyntaxKind k, SourceLoc l);
 // A node to fill in before it is shared (wrapped in a Syntax).

@@ -2,27 +2,33 @@
 // builtins, and TensorFlow's scalar operations, by their qualified names (imports resolved:
 // `tf.less` is tensorflow.less). TensorFlow's conventions are TensorFlow's: tf.mod is floormod
 // (the sign of the divisor), tf.cond is `if`, tf.constant and tf.identity are their argument.
+#include <algorithm>
 #include <map>
+#include <string_view>
 
 #include "lang/op.hpp"
+#include "lang/operators.hpp"
 #include "lang/python/lower/lowerer.hpp"
 
 namespace adlang::py {
 
 namespace {
 
-// Unary operators of the language, by library name.
+// Unary operators of the language, by library name: `module.name` for each module the
+// operator table gives the operator (OpDefinition::python_modules).
 const std::map<std::string, std::string>& unary_ops() {
-  static const std::map<std::string, std::string> m = {
-      {"math.sin", "sin"},      {"math.cos", "cos"},       {"math.exp", "exp"},
-      {"math.log", "log"},      {"math.sqrt", "sqrt"},     {"math.tanh", "tanh"},
-      {"math.floor", "floor"},  {"tf.sin", "sin"},         {"tf.cos", "cos"},
-      {"tf.exp", "exp"},        {"tf.log", "log"},         {"tf.sqrt", "sqrt"},
-      {"tf.tanh", "tanh"},      {"tf.sigmoid", "sigmoid"}, {"tf.floor", "floor"},
-      {"numpy.sin", "sin"},     {"numpy.cos", "cos"},      {"numpy.exp", "exp"},
-      {"numpy.log", "log"},     {"numpy.sqrt", "sqrt"},    {"numpy.tanh", "tanh"},
-      {"numpy.floor", "floor"},
-  };
+  static const std::map<std::string, std::string> m = [] {
+    std::map<std::string, std::string> names;
+    for (const OpDefinition& d : kOpDefinitions) {
+      for (std::string_view modules = d.python_modules; !modules.empty();) {
+        std::size_t end = std::min(modules.find(' '), modules.size());
+        names.emplace(std::string(modules.substr(0, end)) + "." + std::string(d.name),
+                      std::string(d.name));
+        modules.remove_prefix(std::min(end + 1, modules.size()));
+      }
+    }
+    return names;
+  }();
   return m;
 }
 
@@ -53,6 +59,10 @@ PredKind pred_of(const std::string& op, bool& negated) {
 }
 
 }  // namespace
+
+bool is_operator_function(const std::string& library_name) {
+  return unary_ops().count(library_name) > 0;
+}
 
 std::string library_name(std::string q) {
   // Spellings TensorFlow accepts for the same operation.

@@ -583,11 +583,10 @@ PythonKind Inference::library_call(const Node& e, const std::string& q, Env& env
     if (!t) return std::nullopt;
     return dtype_kind(*t);
   };
+  // The operators of the table (is_operator_function) are floats too, but for the floors
+  // below: Python 3's math.floor is an int, and tf.floor keeps its argument's kind.
   static const std::set<std::string> floats = {
-      "float", "tf.to_float", "tf.to_double", "math.sin", "math.cos", "math.exp", "math.log",
-      "math.sqrt", "math.tanh", "math.fabs", "tf.sin", "tf.cos", "tf.exp", "tf.log", "tf.sqrt",
-      "tf.tanh", "tf.sigmoid", "numpy.sin", "numpy.cos", "numpy.exp", "numpy.log", "numpy.sqrt",
-      "numpy.tanh", "numpy.floor",
+      "float", "tf.to_float", "tf.to_double", "math.fabs",
       // TensorFlow's divisions of ints are true divisions, as the lowering computes them.
       "tf.divide", "tf.div", "tf.truediv", "tf.realdiv"};
   static const std::set<std::string> bools = {
@@ -605,6 +604,7 @@ PythonKind Inference::library_call(const Node& e, const std::string& q, Env& env
   if (q == "abs" || q == "tf.abs" || q == "numpy.abs" || q == "tf.negative") return numeric(arg(0));
   if (q == "tf.square") return numeric(arg(0), arg(0));
   if (q == "tf.floor") return arg(0);
+  if (is_operator_function(q)) return kFloat;
   if (q == "tf.cast") return dtype(1).value_or(PythonKind::unknown());
   if (q == "tf.placeholder") return dtype(0).value_or(PythonKind::unknown());
   if (q == "tf.constant" || q == "tf.identity" || q == "tf.convert_to_tensor")
