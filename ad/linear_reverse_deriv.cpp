@@ -12,6 +12,7 @@
 #include "lang/stack.hpp"
 #include "lang/term_visitor.hpp"
 #include "lang/vector_space.hpp"
+#include "lang/verifier.hpp"
 
 namespace adlang {
 
@@ -498,6 +499,7 @@ Term linear_reverse_deriv(const Term& w, const Term& v, Name x, Type t, const Te
     throw;
   }
   if (stats) stats->clause_steps += r.steps();
+  verify_open_pass("the linear R", result);
   return result;
 }
 

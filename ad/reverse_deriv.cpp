@@ -9,6 +9,7 @@
 #include "lang/reverse_template.hpp"
 #include "lang/stack.hpp"
 #include "lang/vector_space.hpp"
+#include "lang/verifier.hpp"
 
 namespace adlang {
 
@@ -177,6 +178,7 @@ Term reverse_deriv(const Term& w, const Term& v, Name x, Type t, const Term& c, 
   ReverseDeriv r(names, max_steps);
   Term result = r.r(w, v, x, t, body);
   if (stats) stats->clause_steps += r.steps();
+  verify_open_pass("Fig. 6's R", result);
   return result;
 }
 

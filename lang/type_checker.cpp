@@ -541,14 +541,14 @@ class InputCollector {
 Term desugar_program(const SyntaxProgram& program, const std::vector<TypedName>& inputs,
                      NameSupply& names) {
   Term core = Checker(names).program(program, inputs);
-  debug_verify_ir(core, inputs, FunIds::MayBeUnresolved);
+  verify_pass("desugaring", core, inputs, FunIds::MayBeUnresolved);
   return core;
 }
 
 Term check_program(const SyntaxProgram& program, const std::vector<TypedName>& inputs,
                    NameSupply& names) {
   Term resolved = resolve_functions(desugar_program(program, inputs, names));
-  debug_verify_ir(resolved, inputs, FunIds::Resolved);
+  verify_pass("resolution", resolved, inputs, FunIds::Resolved);
   return resolved;
 }
 

@@ -1,5 +1,7 @@
 #include "lang/verifier.hpp"
 
+#include <cstdlib>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -17,7 +19,8 @@ struct Violation {
 
 class Verifier : public TermMutator {
  public:
-  Verifier(const std::vector<TypedName>& inputs, FunIds ids) : ids_(ids) {
+  Verifier(const std::vector<TypedName>& inputs, FunIds ids, bool open = false)
+      : ids_(ids), open_(open) {
     for (const TypedName& in : inputs)
       gamma_[in.name].push_back(Binding{in.type, 0});
   }
@@ -26,6 +29,11 @@ class Verifier : public TermMutator {
   Term pre(const Term& t) override {
     if (const Var* v = t.as<Var>()) {
       auto it = gamma_.find(v->name);
+      if (open_ && (it == gamma_.end() || it->second.empty())) {
+        // A free variable of an open term: an input whose type its first occurrence gives.
+        it = gamma_.try_emplace(v->name).first;
+        it->second.push_back(Binding{t.type(), 0});
+      }
       if (it == gamma_.end() || it->second.empty())
         fail(t, "variable '" + v->name.str() + "' is not bound");
       const Binding& b = it->second.back();
@@ -141,6 +149,7 @@ class Verifier : public TermMutator {
   };
 
   FunIds ids_;
+  bool open_;  // free variables are inputs (of the type of their first occurrence)
   std::unordered_map<Name, std::vector<Binding>, NameHash> gamma_;
   std::unordered_map<Name, std::vector<const FunDef*>, NameHash> phi_;
   std::unordered_set<std::uint32_t> seen_ids_;
@@ -211,12 +220,38 @@ void verify_ir(const Term& t, const std::vector<TypedName>& inputs, FunIds ids) 
     throw InternalError("internal error: the IR verifier rejects a " + *v);
 }
 
-void debug_verify_ir([[maybe_unused]] const Term& t,
-                     [[maybe_unused]] const std::vector<TypedName>& inputs,
-                     [[maybe_unused]] FunIds ids) {
+bool ir_verification_on() {
 #ifndef NDEBUG
-  verify_ir(t, inputs, ids);
+  return true;
+#else
+  static const bool on = [] {
+    const char* v = std::getenv("ADLANG_VERIFY");
+    return v != nullptr && *v != '\0' && std::string_view(v) != "0";
+  }();
+  return on;
 #endif
+}
+
+void verify_pass(std::string_view pass, const Term& t, const std::vector<TypedName>& inputs,
+                 FunIds ids) {
+  if (!ir_verification_on()) return;
+  if (std::optional<std::string> v = ir_violation(t, inputs, ids))
+    throw InternalError("internal error: the IR verifier rejects the output of " +
+                        std::string(pass) + ": a " + *v);
+}
+
+void verify_open_pass(std::string_view pass, const Term& t) {
+  if (!ir_verification_on()) return;
+  std::optional<std::string> v;
+  try {
+    Verifier verifier({}, FunIds::MayBeUnresolved, /*open=*/true);
+    verifier.mutate(t);
+  } catch (const Violation& e) {
+    v = e.what;
+  }
+  if (v)
+    throw InternalError("internal error: the IR verifier rejects the output of " +
+                        std::string(pass) + ": a " + *v);
 }
 
 }  // namespace adlang

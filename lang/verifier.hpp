@@ -9,12 +9,14 @@
 //     but x (its free variables are within {x});
 //   - resolution (when asked for): every function definition has an id of its own and every call
 //     carries the id of the innermost definition of its name.
-// The front end runs it after each step in debug builds; `adlang check` runs it on every
-// generated program; the tests run it on every program they elaborate.
+// The passes run it on their output when ir_verification_on() (below): desugaring and
+// resolution, symbolic evaluation, both Rs, and the graph's lowering and adjoint; `adlang
+// check` runs it on every generated program; the tests run it on every program they elaborate.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lang/term.hpp"
@@ -35,8 +37,19 @@ std::optional<std::string> ir_violation(const Term& t, const std::vector<TypedNa
 // Throws InternalError("internal error: the IR verifier ...") if t is not well formed.
 void verify_ir(const Term& t, const std::vector<TypedName>& inputs, FunIds ids);
 
-// verify_ir in debug builds (NDEBUG not defined); nothing in release builds, where the front end
-// is on every run's path and its steps are tested with verify_ir directly.
-void debug_verify_ir(const Term& t, const std::vector<TypedName>& inputs, FunIds ids);
+// Whether the passes verify their output: always in debug builds (NDEBUG not defined), and in
+// release builds when the environment variable ADLANG_VERIFY is set to anything but "" or "0"
+// (the test suite and CI set it). Read once per process.
+bool ir_verification_on();
+
+// When ir_verification_on(): throws InternalError("internal error: the IR verifier rejects the
+// output of <pass>: ...") if t, the output of `pass`, is not well formed with free variables
+// `inputs`.
+void verify_pass(std::string_view pass, const Term& t, const std::vector<TypedName>& inputs,
+                 FunIds ids);
+
+// The same for an open term (a trace term, R's output): its free variables are taken as inputs
+// of the type of their first occurrence, and every other occurrence must have that type.
+void verify_open_pass(std::string_view pass, const Term& t);
 
 }  // namespace adlang

@@ -25,6 +25,9 @@ if [ "${1:-}" = "--sanitize" ]; then
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fi
+# Every pass verifies the IR it produces (lang/verifier.hpp), in the test binaries and in every
+# adlang process the suite starts.
+export ADLANG_VERIFY=1
 cmake -S . -B "$build_dir" "${flags[@]}"
 cmake --build "$build_dir" -j"$(nproc)"
 ctest --test-dir "$build_dir" -j"$(nproc)" --output-on-failure --timeout 900 "${exclude[@]}"

@@ -7,6 +7,7 @@
 #include "lang/diagnostics.hpp"
 #include "lang/resource_budget.hpp"
 #include "lang/stack.hpp"
+#include "lang/verifier.hpp"
 #include "semantics/compiled_eval.hpp"
 #include "semantics/derivation_recorder.hpp"
 #include "semantics/ordinary_eval.hpp"
@@ -491,7 +492,9 @@ class SymbolicEval {
 
 template <class S>
 Traced<S> symbolic_eval(const Term& m, ValueEnv<S>& rho, const FunFrame* phi, EvalContext& cx) {
-  return SymbolicEval<S>(rho, cx).sym(m, phi);
+  Traced<S> traced = SymbolicEval<S>(rho, cx).sym(m, phi);
+  verify_open_pass("symbolic evaluation", traced.trace);
+  return traced;
 }
 
 template Traced<double> symbolic_eval<double>(const Term&, ValueEnv<double>&, const FunFrame*,

@@ -6,6 +6,7 @@
 
 #include "lang/diagnostics.hpp"
 #include "lang/free_vars.hpp"
+#include "lang/verifier.hpp"
 #include "semantics/graph/adjoint.hpp"
 #include "semantics/graph/inline_rd.hpp"
 #include "semantics/ordinary_eval.hpp"
@@ -763,6 +764,8 @@ Graph lower_to_graph(const Term& program, const std::vector<std::pair<Name, Type
     }
     renumber(l.g);
     assign_slots(l.g);
+    // The lowering, the adjoint bodies of its rds and the inlined rds, checked as one graph.
+    if (ir_verification_on()) verify(l.g);
     return std::move(l.g);
   }
 }

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "checker/program_generator.hpp"
+#include "lang/diagnostics.hpp"
 #include "lang/parser.hpp"
 #include "lang/printer.hpp"
 #include "lang/resolve.hpp"
@@ -102,6 +103,32 @@ TEST(Verifier, FunctionBodiesSeeOnlyTheirParameter) {
   Term ok = mk::letrec({def("f", mk::let(Name("z"), Type::real(), real_var("y"), real_var("z")))},
                        mk::call(Name("f"), Type::real(), Type::real(), real_var("x")));
   EXPECT_EQ(violation(ok), "(none)");
+}
+
+// The verified passes (ir_verification_on): the test suite sets ADLANG_VERIFY, so every pass
+// checks its output, and an open term's free variables take the type of their first use.
+TEST(VerifiedPasses, AreOnInTheTestSuite) {
+  EXPECT_TRUE(ir_verification_on());
+}
+
+TEST(VerifiedPasses, AnOpenTermTakesItsFreeVariablesAsInputs) {
+  EXPECT_NO_THROW(verify_open_pass("a test", mk::add(real_var("x"), real_var("z"))));
+  // The same free variable at two types is no well-formed open term.
+  Term t = mk::pair(real_var("z"), mk::var(Name("z"), Type::unit()));
+  try {
+    verify_open_pass("a test", t);
+    FAIL() << "a free variable at two types was accepted";
+  } catch (const InternalError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "internal error: the IR verifier rejects the output of a test: a variable: the "
+              "variable's type has type unit, expected real");
+  }
+}
+
+TEST(VerifiedPasses, AClosedPassOutputMustBindItsVariables) {
+  EXPECT_THROW(
+      verify_pass("a test", mk::add(real_var("x"), real_var("z")), kX, FunIds::MayBeUnresolved),
+      InternalError);
 }
 
 TEST(Verifier, CallOutOfScope) {

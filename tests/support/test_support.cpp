@@ -18,6 +18,15 @@
 
 namespace adlang::test {
 
+namespace {
+
+// The test suite runs with the IR verified after every pass (lang/verifier.hpp,
+// ir_verification_on), in this process and in the adlang processes it starts; set before main,
+// before anything reads it. ADLANG_VERIFY=0 in the environment turns it off.
+[[maybe_unused]] const bool kVerifyIr = setenv("ADLANG_VERIFY", "1", /*overwrite=*/0) == 0;
+
+}  // namespace
+
 std::string source_dir() {
   return ADLANG_SOURCE_DIR;
 }
