@@ -6,7 +6,8 @@
 //           let depth of C and under nesting.
 //   Linear  the linear R (ad/linear_reverse_deriv.hpp): the same, with an R whose output is
 //           linear in C (reverse accumulation over C's lets, zero propagation).
-//   Tape    the run-time tape (ad/tape.hpp): reverse accumulation over the operations the
+//   Tape    the run-time tape (semantics/compiled/tape.hpp): reverse accumulation over the
+//   operations the
 //           compiled evaluator executes for N, without building C or R's output; the same
 //           arithmetic as the linear R's output in the same order, so the same numbers to the
 //           bit. It applies where N differentiates no further and everything is defined; any

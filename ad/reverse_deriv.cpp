@@ -5,11 +5,11 @@
 #include "lang/diagnostics.hpp"
 #include "lang/free_vars.hpp"
 #include "lang/rename.hpp"
-#include "lang/resource_budget.hpp"
 #include "lang/reverse_template.hpp"
-#include "lang/stack.hpp"
 #include "lang/vector_space.hpp"
 #include "lang/verifier.hpp"
+#include "support/resource_budget.hpp"
+#include "support/stack.hpp"
 
 namespace adlang {
 

@@ -29,11 +29,11 @@
 #include "ad_programs.hpp"
 #include "bench_support.hpp"
 #include "lang/parser.hpp"
-#include "lang/stack.hpp"
 #include "lang/term_size.hpp"
 #include "lang/type_checker.hpp"
 #include "semantics/compiled_eval.hpp"
 #include "semantics/symbolic_eval.hpp"
+#include "support/stack.hpp"
 
 namespace adlang::bench {
 namespace {

@@ -48,7 +48,6 @@
 #include "ad_programs.hpp"
 #include "bench_support.hpp"
 #include "lang/parser.hpp"
-#include "lang/stack.hpp"
 #include "lang/type_checker.hpp"
 #include "semantics/compiled/compiler.hpp"
 #include "semantics/compiled/machine.hpp"
@@ -56,6 +55,7 @@
 #include "semantics/graph/executor.hpp"
 #include "semantics/graph/lower.hpp"
 #include "semantics/graph/schedule.hpp"
+#include "support/stack.hpp"
 
 namespace adlang::bench {
 namespace {
@@ -86,10 +86,10 @@ double timed(const std::function<void()>& f) {
   return cpu_seconds() - t0;
 }
 
-// The tape's memory for a gradient, computed: ad/tape.hpp exposes no size. Per taped operation
-// it stores a Record (OpKind + uint32 vector size: 8 bytes) on ops_, one int32 id per operand
-// on ids_, one double per operand on vals_ where the operator's reverse template reads its
-// argument (mul, div, sin, ...; not +, -, neg), and for the sweep one double adjoint and one
+// The tape's memory for a gradient, computed: semantics/compiled/tape.hpp exposes no size. Per
+// taped operation it stores a Record (OpKind + uint32 vector size: 8 bytes) on ops_, one int32 id
+// per operand on ids_, one double per operand on vals_ where the operator's reverse template reads
+// its argument (mul, div, sin, ...; not +, -, neg), and for the sweep one double adjoint and one
 // char flag per result id (adj_, set_). Counted per step of the program from its source; the
 // BlockStacks' rounding to blocks (up to 2 MiB) is not included.
 struct TapeModel {

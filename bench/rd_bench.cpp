@@ -21,8 +21,8 @@
 #include "ad/linear_reverse_deriv.hpp"
 #include "ad/reverse_deriv.hpp"
 #include "bench_support.hpp"
-#include "lang/stack.hpp"
 #include "lang/term_size.hpp"
+#include "support/stack.hpp"
 
 namespace adlang::bench {
 namespace {

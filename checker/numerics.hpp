@@ -1,5 +1,5 @@
 // The checker's numerics, in one place: when two numbers computed by different routes count as
-// equal, and central differences (the finite-difference witness, DESIGN.md Sec. 7). Every step
+// equal, and central differences (the finite-difference witness, docs/design.md Sec. 7). Every step
 // and tolerance is a named constant with the reasoning for its value; the properties
 // (checker/properties/) and the tests that compare derivatives with difference quotients use
 // these and no others.

@@ -1,4 +1,4 @@
-// The random well-typed programs of the property tests and of `adlang check` (DESIGN.md
+// The random well-typed programs of the property tests and of `adlang check` (docs/design.md
 // Sec. 7): one generator, with two sources of random choices. `adlang check` draws them from a
 // seeded generator, so a run is a pure function of (seed, index, config), deterministic and
 // shardable; the test suite draws them from RapidCheck (checker/rapidcheck_generators.hpp),

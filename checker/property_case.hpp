@@ -15,10 +15,10 @@
 #include "lang/diagnostics.hpp"
 #include "lang/free_vars.hpp"
 #include "lang/printer.hpp"
-#include "lang/resource_budget.hpp"
-#include "lang/stack.hpp"
 #include "lang/vector_space.hpp"
 #include "semantics/denotational_eval.hpp"
+#include "support/resource_budget.hpp"
+#include "support/stack.hpp"
 
 namespace adlang::checker {
 

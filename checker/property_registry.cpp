@@ -3,8 +3,8 @@
 #include "checker/property_case.hpp"
 #include "checker/term_edit.hpp"
 #include "lang/diagnostics.hpp"
-#include "lang/resource_budget.hpp"
 #include "semantics/ordinary_eval.hpp"
+#include "support/resource_budget.hpp"
 
 namespace adlang::checker {
 

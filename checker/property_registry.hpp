@@ -1,4 +1,4 @@
-// The properties of `adlang check` (DESIGN.md Sec. 7), in one table: each has a name (so
+// The properties of `adlang check` (docs/design.md Sec. 7), in one table: each has a name (so
 // `adlang check --property NAME` runs one), a family, where the paper states it, what it
 // checks, the generator of its programs, and its implementation in each precision. The
 // families live in their own files under checker/properties/:
@@ -39,7 +39,7 @@
 
 namespace adlang::checker {
 
-// The default largest program size of `adlang check` (keeps nested R cheap; DESIGN.md Sec. 6).
+// The default largest program size of `adlang check` (keeps nested R cheap; docs/design.md Sec. 6).
 inline constexpr unsigned kDefaultMaxSize = 10;
 
 // The implementations a property exercises. Production code uses production_implementations();
@@ -152,7 +152,7 @@ std::string describe(const GenConfig& g);
 
 // Runs property `p` on `program` (extra random choices, such as the cotangent, come from
 // `case_seed`). An InternalError in any evaluator is a failure. Deep programs need a large
-// stack: run_checks() provides one (lang/stack.hpp); running out is a discard, never a crash.
+// stack: run_checks() provides one (support/stack.hpp); running out is a discard, never a crash.
 Outcome run_property(const PropertyInfo& p, const Program& program, const CheckConfig& config,
                      std::uint64_t case_seed);
 

@@ -4,8 +4,8 @@
 
 #include "checker/shrink.hpp"
 #include "checker/term_edit.hpp"
-#include "lang/resource_budget.hpp"
-#include "lang/stack.hpp"
+#include "support/resource_budget.hpp"
+#include "support/stack.hpp"
 
 namespace adlang::checker {
 

@@ -4,9 +4,9 @@
 
 #include "lang/diagnostics.hpp"
 #include "lang/resolve.hpp"
-#include "lang/stack.hpp"
 #include "lang/term_visitor.hpp"
 #include "lang/verifier.hpp"
+#include "support/stack.hpp"
 
 namespace adlang::checker {
 

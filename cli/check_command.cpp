@@ -13,8 +13,8 @@
 #include "cli/exit_codes.hpp"
 #include "cli/json.hpp"
 #include "cli/program_loader.hpp"
-#include "lang/resource_budget.hpp"
-#include "lang/stack.hpp"
+#include "support/resource_budget.hpp"
+#include "support/stack.hpp"
 
 namespace adlang {
 

@@ -5,10 +5,10 @@
 #include "cli/exit_codes.hpp"
 #include "cli/json.hpp"
 #include "lang/diagnostics.hpp"
-#include "lang/resource_budget.hpp"
-#include "lang/stack.hpp"
 #include "lang/term_size.hpp"
 #include "semantics/value.hpp"
+#include "support/resource_budget.hpp"
+#include "support/stack.hpp"
 #include "viz/external_tool.hpp"
 
 #include <cstdio>

@@ -1,4 +1,4 @@
-// The exit codes of `adlang` (DESIGN.md Sec. 8; docs/cli.md).
+// The exit codes of `adlang` (docs/design.md Sec. 8; docs/cli.md).
 #pragma once
 
 namespace adlang {

@@ -6,8 +6,8 @@
 #include "cli/exit_codes.hpp"
 #include "cli/json.hpp"
 #include "cli/program_loader.hpp"
-#include "lang/threads.hpp"
 #include "semantics/graph/lower.hpp"
+#include "support/threads.hpp"
 
 namespace adlang {
 

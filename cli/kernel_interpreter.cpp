@@ -18,7 +18,7 @@
 #include "cli/kernel_cell_messages.hpp"
 #include "cli/length_prefixed.hpp"
 #include "cli/temporary_directory.hpp"
-#include "lang/utf8.hpp"
+#include "support/utf8.hpp"
 
 namespace adlang {
 

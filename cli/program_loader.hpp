@@ -1,6 +1,6 @@
 // The front half of every command: read the file, parse, read the --env inputs in the chosen
 // precision, type-check. Failures become CommandFailure with the exit code and the rendered
-// message (DESIGN.md Sec. 8).
+// message (docs/design.md Sec. 8).
 #pragma once
 
 #include <memory>

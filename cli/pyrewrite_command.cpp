@@ -17,9 +17,9 @@
 
 #include "cli/descriptor_io.hpp"
 #include "lang/diagnostics.hpp"
-#include "lang/python/rewrite/pyrewrite.hpp"
-#include "lang/python/rewrite/unified_diff.hpp"
 #include "lang/source.hpp"
+#include "pyrewrite/pyrewrite.hpp"
+#include "pyrewrite/unified_diff.hpp"
 
 namespace adlang::cli {
 

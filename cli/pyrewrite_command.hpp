@@ -8,8 +8,8 @@ class App;
 
 namespace adlang::cli {
 
-// Adds the `pyrewrite` subcommand to `app`; when it runs it sets `exit_code` (DESIGN.md Sec. 8:
-// 0 success, 2 usage, 3 the script cannot be parsed or rewritten).
+// Adds the `pyrewrite` subcommand to `app`; when it runs it sets `exit_code` (docs/design.md Sec.
+// 8: 0 success, 2 usage, 3 the script cannot be parsed or rewritten).
 void register_pyrewrite_command(CLI::App& app, int& exit_code);
 
 }  // namespace adlang::cli

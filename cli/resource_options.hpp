@@ -1,10 +1,10 @@
-// The budget options of the subcommands, --max-memory and --timeout (lang/resource_budget.hpp,
+// The budget options of the subcommands, --max-memory and --timeout (support/resource_budget.hpp,
 // docs/robustness.md).
 #pragma once
 
 #include <string>
 
-#include "lang/resource_budget.hpp"
+#include "support/resource_budget.hpp"
 
 namespace CLI {
 class App;  // <CLI/CLI.hpp>, included by the files that add options: it is heavy to compile

@@ -8,7 +8,7 @@
 #include "lang/diagnostics.hpp"
 #include "lang/parser.hpp"
 #include "lang/printer.hpp"
-#include "lang/stack.hpp"
+#include "support/stack.hpp"
 
 using namespace adlang;
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "lang/python/ast/py_parse.hpp"
-#include "lang/python/rewrite/pyrewrite.hpp"
+#include "pyrewrite/pyrewrite.hpp"
 
 using namespace adlang;
 

@@ -3,7 +3,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "lang/stack.hpp"
+#include "support/stack.hpp"
 
 namespace adlang {
 

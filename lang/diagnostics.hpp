@@ -1,5 +1,5 @@
-// User diagnostics (STYLE.md item 8, first channel): a location, a message, notes saying how to
-// fix it, rendered like a compiler's: `file.ad:3:14: error: ...`, the source line, a caret.
+// User diagnostics (docs/style.md item 8, first channel): a location, a message, notes saying how
+// to fix it, rendered like a compiler's: `file.ad:3:14: error: ...`, the source line, a caret.
 // Internal invariant failures are a separate channel: internal_check() below.
 #pragma once
 

@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "lang/diagnostics.hpp"
-#include "lang/stack.hpp"
 #include "lang/term_visitor.hpp"
+#include "support/stack.hpp"
 
 namespace adlang {
 

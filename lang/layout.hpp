@@ -7,7 +7,7 @@
 
 namespace adlang::layout {
 
-// Precedence levels, loosest first (DESIGN.md Sec. 3).
+// Precedence levels, loosest first (docs/design.md Sec. 3).
 enum Level : int {
   kOpen = 0,     // let, letrec, if: extend as far right as possible
   kCompare = 1,  // a < b (guards)

@@ -1,4 +1,4 @@
-// The lexer for .ad programs (DESIGN.md Sec. 3): identifiers, numbers, keywords, punctuation,
+// The lexer for .ad programs (docs/design.md Sec. 3): identifiers, numbers, keywords, punctuation,
 // `--` comments to end of line.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The operator table (DESIGN.md Sec. 5), written once: each operator of the language is one
+// The operator table (docs/design.md Sec. 5), written once: each operator of the language is one
 // struct below, which is its whole definition, and every consumer reads it from here.
 //
 //   definition   its name, type, open domain (where it is smooth), whether exact rationals
@@ -12,15 +12,15 @@
 // The type checker, the printer and parser, the generator of random programs, the messages and
 // the Python front end's names read the definition (lang/op.hpp); Fig. 6's R, the linear R and the
 // run-time tape instantiate the same reverse template (terms for the two Rs, scalars for the tape:
-// ad/tape.hpp); the reference, symbolic, compiled and graph evaluators apply the same primal. Only
-// the denotational evaluator (semantics/denotational_eval.cpp) defines each operator again, with
-// its own derivative, on purpose: it is the independent mathematical semantics the others are
-// checked against.
+// semantics/compiled/tape.hpp); the reference, symbolic, compiled and graph evaluators apply the
+// same primal. Only the denotational evaluator (semantics/denotational_eval.cpp) defines each
+// operator again, with its own derivative, on purpose: it is the independent mathematical semantics
+// the others are checked against.
 //
 // Adding an operator: its kind in OpKind, its struct, its place in Operators (in kind order:
 // a static_assert checks), its case in the denotational evaluator (a switch over OpKind
 // without a default, so a missing case does not compile), and its row in docs/language.md's
-// table; nothing else (docs/language.md, "Operators"). tests/lang/op_table_test.cpp and
+// table; nothing else (docs/design.md Sec. 5). tests/lang/op_table_test.cpp and
 // tests/semantics/operator_consumers_test.cpp then check every consumer on it, and
 // docs/language.md's table against the definitions.
 //

@@ -6,7 +6,7 @@
 
 #include "lang/diagnostics.hpp"
 #include "lang/lexer.hpp"
-#include "lang/stack.hpp"
+#include "support/stack.hpp"
 
 namespace adlang {
 

@@ -1,4 +1,4 @@
-// The parser for .ad programs: the concrete syntax of DESIGN.md Sec. 3, which is fixed.
+// The parser for .ad programs: the concrete syntax of docs/design.md Sec. 3, which is fixed.
 //
 //   program ::= decl* term
 //   decl    ::= 'def' f '(' x ':' T ')' ':' U '=' term ';'

@@ -1,4 +1,4 @@
-// Printing core terms back in the concrete syntax (DESIGN.md Sec. 3), so that
+// Printing core terms back in the concrete syntax (docs/design.md Sec. 3), so that
 // parse(print(t)) elaborates to a term alpha-equivalent to t, and in the paper's notation
 // for teaching material (not re-parseable).
 //

@@ -5,7 +5,7 @@
 
 #include "lang/diagnostics.hpp"
 #include "lang/free_vars.hpp"
-#include "lang/stack.hpp"
+#include "support/stack.hpp"
 
 namespace adlang {
 

@@ -1,10 +1,10 @@
-// The reverse derivatives op_r of the operator table (DESIGN.md Sec. 5): the templates written
+// The reverse derivatives op_r of the operator table (docs/design.md Sec. 5): the templates written
 // in each operator's definition (lang/operators.hpp), parsed by the compiler (a constexpr
 // parser: a template that does not parse, or names an operator outside the table, does not
 // compile) into small trees, and instantiated as trace terms over table operators. R's op
 // clause (Fig. 6) writes W.op_r(D) for op_r(<D, W>); we expand it to the template, so nested
-// differentiation only ever meets table operators. The run-time tape (ad/tape.hpp) evaluates the
-// same trees on scalars.
+// differentiation only ever meets table operators. The run-time tape (semantics/compiled/tape.hpp)
+// evaluates the same trees on scalars.
 #pragma once
 
 #include <array>

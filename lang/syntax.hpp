@@ -1,4 +1,4 @@
-// The surface syntax tree: what the parser read, abbreviations and all (DESIGN.md Sec. 3).
+// The surface syntax tree: what the parser read, abbreviations and all (docs/design.md Sec. 3).
 //
 // It is untyped and keeps the user's notation (tuples, infix operators, tuple lets, grad, fd,
 // comparisons) so that `adlang fmt` prints the program back as written. The type checker

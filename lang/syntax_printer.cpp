@@ -4,7 +4,7 @@
 #include "lang/diagnostics.hpp"
 #include "lang/layout.hpp"
 #include "lang/printer.hpp"
-#include "lang/stack.hpp"
+#include "support/stack.hpp"
 
 namespace adlang {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "lang/diagnostics.hpp"
-#include "lang/stack.hpp"
+#include "support/stack.hpp"
 
 namespace adlang {
 

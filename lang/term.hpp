@@ -3,11 +3,11 @@
 // and Rd.
 //
 // Nodes are immutable and made only through the validating factories in namespace `mk`
-// (STYLE.md item 2; the node constructors are private, each node befriends its factory): every node
-// knows its type, and a factory refuses operands of the wrong type with an InternalError (the type
-// checker reports user errors before that can happen). A new TermKind makes every `switch` over
-// kinds fail to compile until it is handled
-// (-Wswitch under -Werror), which is how we keep one list of node kinds (STYLE.md item 1).
+// (docs/style.md item 2; the node constructors are private, each node befriends its factory): every
+// node knows its type, and a factory refuses operands of the wrong type with an InternalError (the
+// type checker reports user errors before that can happen). A new TermKind makes every `switch`
+// over kinds fail to compile until it is handled
+// (-Wswitch under -Werror), which is how we keep one list of node kinds (docs/style.md item 1).
 #pragma once
 
 #include <cstdint>
@@ -129,7 +129,7 @@ struct FunRef {
 namespace mk {
 
 Term var(Name x, Type t, SourceLoc loc = {});
-// `text` must be a decimal literal as in DESIGN.md Sec. 3, optionally with a leading '-'.
+// `text` must be a decimal literal as in docs/design.md Sec. 3, optionally with a leading '-'.
 Term literal(const std::string& text, SourceLoc loc = {});
 Term add(Term a, Term b, SourceLoc loc = {});
 Term op(Op o, Term arg, SourceLoc loc = {});
@@ -254,7 +254,7 @@ struct If final : TermNode {
 };
 
 // letrec f(x:T):U = M in N. The paper binds one function; top-level defs bind a group that
-// may be mutually recursive (DESIGN.md Sec. 6), treated alike by all evaluators.
+// may be mutually recursive (docs/design.md Sec. 6), treated alike by all evaluators.
 struct LetRec final : TermNode {
   static constexpr TermKind kKind = TermKind::LetRec;
   std::vector<FunDef> defs;

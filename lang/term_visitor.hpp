@@ -1,5 +1,5 @@
-// The one generic walk over core terms (STYLE.md items 1 and 3): every pass that needs to visit
-// or rebuild the immediate subterms of a node generically uses this file, so that all passes
+// The one generic walk over core terms (docs/style.md items 1 and 3): every pass that needs to
+// visit or rebuild the immediate subterms of a node generically uses this file, so that all passes
 // see the subterms of a node in the same order.
 //
 // The order is evaluation order (Fig. 2): Add lhs, rhs; Op arg; Let bound, body; Pair first,

@@ -45,7 +45,7 @@ class Type {
   const TypeNode* n_ = nullptr;
 };
 
-// Concrete syntax of a type (DESIGN.md Sec. 3): `real`, `unit`, `real * (real * real)`, and
+// Concrete syntax of a type (docs/design.md Sec. 3): `real`, `unit`, `real * (real * real)`, and
 // `real^n` for left-nested products of n >= 3 reals.
 std::string to_string(Type t);
 

@@ -7,8 +7,8 @@
 #include "lang/diagnostics.hpp"
 #include "lang/operators.hpp"
 #include "lang/resolve.hpp"
-#include "lang/stack.hpp"
 #include "lang/verifier.hpp"
+#include "support/stack.hpp"
 
 namespace adlang {
 

@@ -1,4 +1,4 @@
-// The IR verifier (STYLE.md item 15): checks that a core term is well formed by the rules of
+// The IR verifier (docs/style.md item 15): checks that a core term is well formed by the rules of
 // Fig. 1, independently of the factories and the type checker, so that a pass that breaks an
 // invariant fails where it broke it. It checks
 //   - types: every node's type is the one Fig. 1 gives it from its subterms and the types of the

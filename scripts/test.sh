@@ -26,7 +26,7 @@ if [ "${1:-}" = "--sanitize" ]; then
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fi
 # Every pass verifies the IR it produces (lang/verifier.hpp), in the test binaries and in every
-# adlang process the suite starts.
+# adlang process the suite starts (docs/design.md Sec. 10).
 export ADLANG_VERIFY=1
 cmake -S . -B "$build_dir" "${flags[@]}"
 cmake --build "$build_dir" -j"$(nproc)"

@@ -15,7 +15,7 @@
 //
 // The parts: semantics/compiled/instructions.hpp (the instruction set, each with its rule),
 // compiler.hpp (the core IR to that code) and machine.hpp (the stack machine, which records
-// the run-time tape of ad/tape.hpp under an rd redex).
+// the run-time tape of semantics/compiled/tape.hpp under an rd redex).
 //
 // Semantics are exactly the reference's, rule by rule, in the same left-to-right order, with
 // the same undefinedness (kind, reason and location), fuel accounting and rd redexes. An rd

@@ -4,9 +4,9 @@
 #include <string>
 
 #include "lang/diagnostics.hpp"
-#include "lang/resource_budget.hpp"
-#include "lang/stack.hpp"
 #include "semantics/tagged_dual.hpp"
+#include "support/resource_budget.hpp"
+#include "support/stack.hpp"
 
 namespace adlang {
 

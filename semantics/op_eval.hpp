@@ -141,7 +141,7 @@ void eval_op(Op op, const S* in, S* out, SourceLoc loc, PredicateMode mode) {
 }
 
 // bev(pred, <a, b>): true, false, or nullopt (undefined). Strict predicates are undefined
-// where a = b, so <= and >= agree with < and >, and = is never true (DESIGN.md Sec. 4).
+// where a = b, so <= and >= agree with < and >, and = is never true (docs/design.md Sec. 4).
 // (Inlined: gcc called it from the graph executor's loop, a call per predicate.)
 template <class S>
 [[gnu::always_inline]] inline std::optional<bool> eval_pred(Pred p, const S& a, const S& b,

@@ -3,10 +3,10 @@
 #include <string>
 
 #include "lang/diagnostics.hpp"
-#include "lang/resource_budget.hpp"
-#include "lang/stack.hpp"
 #include "semantics/derivation_recorder.hpp"
 #include "semantics/symbolic_eval.hpp"
+#include "support/resource_budget.hpp"
+#include "support/stack.hpp"
 
 namespace adlang {
 

@@ -1,4 +1,4 @@
-// The scalar types the evaluators are generic over (DESIGN.md Sec. 4): double by default,
+// The scalar types the evaluators are generic over (docs/design.md Sec. 4): double by default,
 // 50- and 100-digit binary floats (MPFR through Boost.Multiprecision) for high precision, and
 // exact rationals (GMP) for runs of the polynomial fragment. Built with ADLANG_NO_MPFR (the
 // WebAssembly playground, where MPFR and GMP do not exist: docs/playground.md), the same

@@ -5,12 +5,12 @@
 #include <vector>
 
 #include "lang/diagnostics.hpp"
-#include "lang/resource_budget.hpp"
-#include "lang/stack.hpp"
 #include "lang/verifier.hpp"
 #include "semantics/compiled_eval.hpp"
 #include "semantics/derivation_recorder.hpp"
 #include "semantics/ordinary_eval.hpp"
+#include "support/resource_budget.hpp"
+#include "support/stack.hpp"
 
 namespace adlang {
 

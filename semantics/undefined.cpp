@@ -1,6 +1,6 @@
 #include "semantics/undefined.hpp"
 
-#include "lang/stack.hpp"
+#include "support/stack.hpp"
 
 namespace adlang {
 

@@ -1,5 +1,5 @@
 // Undefinedness (the paper's bottom): every way evaluation can fail to produce a value is
-// reported with its reason and the location of the term responsible (DESIGN.md Sec. 4).
+// reported with its reason and the location of the term responsible (docs/design.md Sec. 4).
 #pragma once
 
 #include <stdexcept>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "lang/source.hpp"
-#include "lang/stack.hpp"
+#include "support/stack.hpp"
 
 namespace adlang {
 
@@ -40,7 +40,7 @@ class Undefined : public std::runtime_error {
 };
 
 // Undefined(Depth) at `loc` when the evaluator's stack is nearly exhausted; else the frame's
-// StackScope (lang/stack.hpp).
+// StackScope (support/stack.hpp).
 StackScope check_evaluation_depth(SourceLoc loc);
 
 }  // namespace adlang

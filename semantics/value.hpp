@@ -1,6 +1,6 @@
 // Closed values (paper Sec. 3): a closed value of type T denotes a vector in R^|T| (Sec. 5),
 // so at run time a value is its flat vector of scalars; its type comes from the term it is
-// the value of. Printing follows DESIGN.md Sec. 3: (1.5, (*, 2)), reals in shortest
+// the value of. Printing follows docs/design.md Sec. 3: (1.5, (*, 2)), reals in shortest
 // round-trip form, left-nested tuples flat: ((1, 2), 3) prints as (1, 2, 3).
 #pragma once
 

@@ -23,7 +23,7 @@ add_library(Eigen3::Eigen INTERFACE IMPORTED)
 target_include_directories(Eigen3::Eigen SYSTEM INTERFACE ${ADLANG_HOST_INCLUDE}/eigen3)
 add_library(CLI11::CLI11 INTERFACE IMPORTED)
 target_include_directories(CLI11::CLI11 SYSTEM INTERFACE ${_adlang_wasm_include})
-# No threads in the page: run_on_large_stack (lang/stack.hpp) runs its body in place.
+# No threads in the page: run_on_large_stack (support/stack.hpp) runs its body in place.
 add_library(Threads::Threads INTERFACE IMPORTED)
 set(MPFR_INCLUDE_DIR ${_adlang_wasm_include})
 set(MPFR_LIBRARY "")

@@ -18,10 +18,10 @@
 #include "ad/linear_reverse_deriv.hpp"
 #include "checker/runner.hpp"
 #include "lang/parser.hpp"
-#include "lang/stack.hpp"
 #include "lang/type_checker.hpp"
 #include "semantics/denotational_eval.hpp"
 #include "semantics/ordinary_eval.hpp"
+#include "support/stack.hpp"
 
 namespace adlang {
 namespace {

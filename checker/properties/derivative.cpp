@@ -52,7 +52,7 @@ struct ForwardViaReverse {
 template <class S>
 Outcome ForwardViaReverse::check(Case<S>& k) {
   const Program& p = k.program();
-  // R of R's output: the paper's R is exponential in let depth (DESIGN.md Sec. 6). Programs
+  // R of R's output: the paper's R is exponential in let depth (docs/design.md Sec. 6). Programs
   // that need more than a quarter of the usual step budget are discarded quickly rather than
   // slowly (the budget is what a discard costs).
   k.set_derivative_budget(k.config().max_derivative_steps / 4);

@@ -10,14 +10,14 @@
 #include "checker/property_case.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/free_vars.hpp"
-#include "lang/stack.hpp"
-#include "lang/threads.hpp"
 #include "semantics/compiled_eval.hpp"
 #include "semantics/graph/executor.hpp"
 #include "semantics/graph/lower.hpp"
 #include "semantics/graph/partition.hpp"
 #include "semantics/graph/partitioned_executor.hpp"
 #include "semantics/graph/placement.hpp"
+#include "support/stack.hpp"
+#include "support/threads.hpp"
 
 namespace adlang::checker {
 namespace {
@@ -147,7 +147,7 @@ Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type
        Deadness::Propagate}};
   graph::GraphStats elided, propagated;  // of the two static runs at 1 thread
   for (const Variant& v : variants) {
-    if (v.threads > 1 && !kThreadsAvailable) continue;  // the playground (lang/threads.hpp)
+    if (v.threads > 1 && !kThreadsAvailable) continue;  // the playground (support/threads.hpp)
     graph::GraphStats* stats = nullptr;
     if (v.engine == Engine::Static && v.threads == 1)
       stats = v.deadness == Deadness::Elide ? &elided : &propagated;
@@ -252,7 +252,7 @@ Outcome graph_rd_agrees_on(const Term& term, const std::vector<std::pair<Name, T
   }
   std::optional<Run> first;
   for (const Variant& v : variants) {
-    if (v.threads > 1 && !kThreadsAvailable) continue;  // the playground (lang/threads.hpp)
+    if (v.threads > 1 && !kThreadsAvailable) continue;  // the playground (support/threads.hpp)
     Run r = run_variant(v, g, term, values, eo, config.impl.run_graph);
     if (calls) {
       Run c = run_variant(v, *calls, term, values, eo, config.impl.run_graph);

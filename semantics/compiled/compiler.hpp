@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "lang/diagnostics.hpp"
-#include "lang/stack.hpp"
 #include "semantics/compiled/instructions.hpp"
 #include "semantics/environment.hpp"
 #include "semantics/op_eval.hpp"
+#include "support/stack.hpp"
 
 namespace adlang::compiled {
 
@@ -351,7 +351,7 @@ class Compiler {
             break;
           default:
             // Every other operator through the table's primal (lang/operators.hpp), so that
-            // a new operator needs no opcode (docs/language.md, "Operators").
+            // a new operator needs no opcode (docs/design.md Sec. 5).
             p_.ops.push_back(o->op);
             emit(Code::Op, l, static_cast<std::uint32_t>(p_.ops.size() - 1));
             break;

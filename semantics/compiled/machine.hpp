@@ -1,6 +1,6 @@
 // The compiled evaluator's machine: runs the code of semantics/compiled/instructions.hpp on an
-// operand stack, with control frames on the heap; records the run-time tape (ad/tape.hpp) when
-// it runs the body of an rd redex for AdMode::Tape.
+// operand stack, with control frames on the heap; records the run-time tape
+// (semantics/compiled/tape.hpp) when it runs the body of an rd redex for AdMode::Tape.
 #pragma once
 
 #include <algorithm>
@@ -12,14 +12,14 @@
 #include <utility>
 #include <vector>
 
-#include "ad/tape.hpp"
 #include "lang/diagnostics.hpp"
-#include "lang/resource_budget.hpp"
 #include "semantics/compiled/compiler.hpp"
 #include "semantics/compiled/instructions.hpp"
+#include "semantics/compiled/tape.hpp"
 #include "semantics/op_eval.hpp"
 #include "semantics/ordinary_eval.hpp"
 #include "semantics/symbolic_eval.hpp"
+#include "support/resource_budget.hpp"
 
 namespace adlang::compiled {
 

@@ -15,15 +15,15 @@
 
 #include <sys/mman.h>
 
-#include "ad/tape_storage.hpp"
 #include "lang/diagnostics.hpp"
-#include "lang/resource_budget.hpp"
-#include "lang/threads.hpp"
 #include "semantics/compiled_eval.hpp"
 #include "semantics/graph/node_value.hpp"
 #include "semantics/graph/schedule.hpp"
 #include "semantics/graph/slot_table.hpp"
 #include "semantics/op_eval.hpp"
+#include "support/memory_regions.hpp"
+#include "support/resource_budget.hpp"
+#include "support/threads.hpp"
 
 namespace adlang::graph {
 namespace {

@@ -5,8 +5,8 @@
 #include <unordered_map>
 
 #include "lang/diagnostics.hpp"
-#include "lang/resource_budget.hpp"
 #include "semantics/graph/node_value.hpp"
+#include "support/resource_budget.hpp"
 
 namespace adlang::graph {
 

@@ -17,11 +17,11 @@
 #include "lang/parser.hpp"
 #include "lang/printer.hpp"
 #include "lang/reverse_template.hpp"
-#include "lang/stack.hpp"
 #include "lang/type_checker.hpp"
 #include "semantics/compiled_eval.hpp"
 #include "semantics/ordinary_eval.hpp"
 #include "semantics/undefined.hpp"
+#include "support/stack.hpp"
 #include "support/test_support.hpp"
 
 namespace adlang {

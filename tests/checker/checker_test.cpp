@@ -17,10 +17,10 @@
 #include "lang/alpha.hpp"
 #include "lang/parser.hpp"
 #include "lang/printer.hpp"
-#include "lang/stack.hpp"
 #include "lang/term_visitor.hpp"
 #include "lang/type_checker.hpp"
 #include "lang/vector_space.hpp"
+#include "support/stack.hpp"
 
 namespace adlang {
 namespace {

@@ -9,7 +9,7 @@
 #include <fstream>
 
 #include "cli/process.hpp"
-#include "lang/stack.hpp"
+#include "support/stack.hpp"
 #include "support/test_support.hpp"
 
 namespace adlang {
@@ -122,7 +122,7 @@ TEST(BadInput, HundredThousandNestedParentheses) {
   if (kLargeStackBytes >= (std::size_t(1) << 30)) {
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "1\n");
-  } else {  // sanitizer builds: a 64 MiB stack (lang/stack.hpp)
+  } else {  // sanitizer builds: a 64 MiB stack (support/stack.hpp)
     EXPECT_EQ(r.exit_code, 3) << r.err;
     EXPECT_NE(r.err.find("nested too deeply"), std::string::npos);
   }

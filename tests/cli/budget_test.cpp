@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "cli/process.hpp"
-#include "lang/address_sanitizer.hpp"
-#include "lang/resource_budget.hpp"
+#include "support/address_sanitizer.hpp"
+#include "support/resource_budget.hpp"
 
 namespace adlang::test {
 namespace {

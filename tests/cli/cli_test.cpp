@@ -1,4 +1,4 @@
-// The adlang executable: subcommands, output formats, exit codes (DESIGN.md Sec. 8).
+// The adlang executable: subcommands, output formats, exit codes (docs/design.md Sec. 8).
 #include <gtest/gtest.h>
 
 #include <unistd.h>

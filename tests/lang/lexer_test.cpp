@@ -1,4 +1,4 @@
-// The lexer: numbers, names, keywords, comments (DESIGN.md Sec. 3).
+// The lexer: numbers, names, keywords, comments (docs/design.md Sec. 3).
 #include "lang/lexer.hpp"
 
 #include <gtest/gtest.h>

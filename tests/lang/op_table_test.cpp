@@ -1,4 +1,4 @@
-// The operator table (DESIGN.md Sec. 5): signatures, domains, and reverse-derivative
+// The operator table (docs/design.md Sec. 5): signatures, domains, and reverse-derivative
 // templates that stay inside the table (closure under op_r, so nesting never leaves it).
 #include "lang/op.hpp"
 
@@ -75,8 +75,9 @@ TEST(OpTable, Floor) {
   EXPECT_FALSE(Op::make(OpKind::Floor).is_polynomial());
 }
 
-// The test DESIGN.md asks for: walk the table, instantiate every template, and fail if it
-// uses an operator outside the table or has the wrong type (op_r : T * U -> T).
+// The table is closed under reverse derivatives (docs/design.md Sec. 5): walk the table,
+// instantiate every template, and fail if it uses an operator outside the table or has the wrong
+// type (op_r : T * U -> T).
 TEST(OpTable, ReverseTemplatesStayInsideTheTable) {
   for (const Op& op : Op::all(4)) {
     Term x = mk::var(Name("x"), op.arg_type());

@@ -1,4 +1,4 @@
-// The parser: the concrete syntax of DESIGN.md Sec. 3, its precedence, and its errors.
+// The parser: the concrete syntax of docs/design.md Sec. 3, its precedence, and its errors.
 #include "lang/parser.hpp"
 
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 
 #include "lang/diagnostics.hpp"
 #include "lang/printer.hpp"
-#include "lang/stack.hpp"
+#include "support/stack.hpp"
 
 namespace adlang {
 namespace {
@@ -134,7 +134,7 @@ TEST(Parser, ErrorMessagesSayWhatWasExpected) {
 
 TEST(Parser, HundredThousandNestedParenthesesParse) {
   // Balanced: a valid program, parsed on a large stack. (Sanitizer builds have a 64 MiB large
-  // stack, see lang/stack.hpp: there 10^5 levels are a clean "nested too deeply" error.)
+  // stack, see support/stack.hpp: there 10^5 levels are a clean "nested too deeply" error.)
   std::string text = std::string(100000, '(') + "1" + std::string(100000, ')');
   Syntax s;
   if (kLargeStackBytes >= (std::size_t(1) << 30)) {

@@ -76,7 +76,7 @@ TEST(Alpha, BoundNamesDoNotMatterFreeNamesDo) {
   EXPECT_FALSE(alpha_equivalent(a, c));
 }
 
-// A pass returns the very same node when it changes nothing (STYLE.md item 3).
+// A pass returns the very same node when it changes nothing (docs/style.md item 3).
 RC_GTEST_PROP(Rename, UnchangedTermsAreReturnedAsTheSameNode, ()) {
   gen::GeneratedProgram p = *gen::program(gen::GenConfig{});
   NameSupply names;

@@ -1,6 +1,6 @@
 // The one generic walk over terms (lang/term_visitor.hpp): the order of subterms, rebuilding
 // through the factories, a mutator that changes nothing returns the very node it was given
-// (STYLE.md item 3), and walks of let chains a million deep without recursion.
+// (docs/style.md item 3), and walks of let chains a million deep without recursion.
 #include "lang/term_visitor.hpp"
 
 #include <gtest/gtest.h>
@@ -70,7 +70,7 @@ TEST(TermVisitor, MutatorKeepsBindersFunctionsAndIds) {
   EXPECT_EQ(before->defs[0].id, after->defs[0].id);
 }
 
-// STYLE.md item 3: a pass that changes nothing returns the node it was given, on every kind of
+// docs/style.md item 3: a pass that changes nothing returns the node it was given, on every kind of
 // term the generator makes.
 RC_GTEST_PROP(TermVisitor, AMutatorThatChangesNothingReturnsTheSameNode, (std::uint64_t seed)) {
   checker::Program p = checker::generate_program(seed, 0, checker::GenConfig{});

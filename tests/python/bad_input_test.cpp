@@ -5,7 +5,7 @@
 #include <string>
 
 #include "golden.hpp"
-#include "lang/python/rewrite/pyrewrite.hpp"
+#include "pyrewrite/pyrewrite.hpp"
 
 namespace adlang::test {
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "lang/python/ast/py_parse.hpp"
-#include "lang/python/rewrite/block_emitter.hpp"
+#include "pyrewrite/block_emitter.hpp"
 
 namespace adlang::py {
 namespace {

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "golden.hpp"
-#include "lang/python/rewrite/pyrewrite.hpp"
-#include "lang/python/rewrite/unified_diff.hpp"
+#include "pyrewrite/pyrewrite.hpp"
+#include "pyrewrite/unified_diff.hpp"
 
 namespace adlang::test {
 namespace {

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "lang/python/ast/py_parse.hpp"
-#include "lang/python/rewrite/fresh_names.hpp"
+#include "pyrewrite/fresh_names.hpp"
 
 namespace adlang::py {
 namespace {

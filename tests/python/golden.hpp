@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "lang/python/rewrite/pyrewrite.hpp"
+#include "pyrewrite/pyrewrite.hpp"
 
 namespace adlang::test {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "golden.hpp"
-#include "lang/python/rewrite/pyrewrite.hpp"
+#include "pyrewrite/pyrewrite.hpp"
 
 namespace adlang::test {
 namespace {

@@ -8,11 +8,11 @@
 #include <filesystem>
 
 #include "cli/process.hpp"
-#include "lang/address_sanitizer.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/parser.hpp"
 #include "lang/python/lower/python_lowering.hpp"
 #include "lang/type_checker.hpp"
+#include "support/address_sanitizer.hpp"
 #include "support/test_support.hpp"
 
 namespace adlang {
@@ -200,7 +200,7 @@ TEST(ThesisPrograms, GiveTheThesisValuesUnderEveryEngine) {
       if (kAddressSanitizer && r.file == "primes.py" && recurses_on_the_stack(engine)) {
         // primes(7500) recurses about 25000 calls deep; the reference and denotational
         // evaluators follow that recursion on the machine stack, which AddressSanitizer
-        // limits to 64 MiB (lang/stack.hpp) and inflates with redzones. The sanitizer build
+        // limits to 64 MiB (support/stack.hpp) and inflates with redzones. The sanitizer build
         // checks them on primes(300), about a quarter of the depth at which that stack runs out;
         // the release build checks every engine on the thesis's primes(7500).
         args.insert(args.end(), {"--env", "n=300"});

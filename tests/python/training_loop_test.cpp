@@ -3,7 +3,7 @@
 
 #include "golden.hpp"
 #include "lang/python/ast/py_parse.hpp"
-#include "lang/python/rewrite/training_loop.hpp"
+#include "pyrewrite/training_loop.hpp"
 
 namespace adlang::py {
 namespace {

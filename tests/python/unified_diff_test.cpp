@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "lang/python/rewrite/unified_diff.hpp"
+#include "pyrewrite/unified_diff.hpp"
 
 namespace adlang::py {
 namespace {

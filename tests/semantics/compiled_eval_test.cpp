@@ -13,8 +13,8 @@
 #include "ad/linear_reverse_deriv.hpp"
 #include "checker/rapidcheck_generators.hpp"
 #include "lang/free_vars.hpp"
-#include "lang/stack.hpp"
 #include "semantics/ordinary_eval.hpp"
+#include "support/stack.hpp"
 #include "support/test_support.hpp"
 
 namespace adlang {

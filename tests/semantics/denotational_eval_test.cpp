@@ -6,11 +6,11 @@
 #include <rapidcheck/gtest.h>
 
 #include "lang/parser.hpp"
-#include "lang/stack.hpp"
 #include "lang/type_checker.hpp"
 #include "semantics/denotational_eval.hpp"
 #include "semantics/ordinary_eval.hpp"
 #include "semantics/tagged_dual.hpp"
+#include "support/stack.hpp"
 
 namespace adlang {
 namespace {

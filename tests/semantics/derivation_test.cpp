@@ -9,11 +9,11 @@
 #include "checker/rapidcheck_generators.hpp"
 #include "lang/alpha.hpp"
 #include "lang/free_vars.hpp"
-#include "lang/stack.hpp"
 #include "semantics/derivation.hpp"
 #include "semantics/derivation_recorder.hpp"
 #include "semantics/ordinary_eval.hpp"
 #include "semantics/symbolic_eval.hpp"
+#include "support/stack.hpp"
 
 namespace adlang {
 namespace {

@@ -7,7 +7,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "checker/program_generator.hpp"
-#include "lang/stack.hpp"
+#include "support/stack.hpp"
 #include "support/test_support.hpp"
 
 namespace adlang {

@@ -14,11 +14,11 @@
 #include "lang/free_vars.hpp"
 #include "lang/parser.hpp"
 #include "lang/printer.hpp"
-#include "lang/stack.hpp"
 #include "lang/term_size.hpp"
 #include "lang/type_checker.hpp"
 #include "semantics/compiled_eval.hpp"
 #include "semantics/ordinary_eval.hpp"
+#include "support/stack.hpp"
 #include "support/test_support.hpp"
 
 namespace adlang {

@@ -9,12 +9,12 @@
 
 #include "lang/parser.hpp"
 #include "lang/printer.hpp"
-#include "lang/stack.hpp"
 #include "lang/type_checker.hpp"
 #include "semantics/ordinary_eval.hpp"
 #include "semantics/symbolic_eval.hpp"
 #include "semantics/undefined.hpp"
 #include "semantics/value.hpp"
+#include "support/stack.hpp"
 
 namespace adlang::test {
 

@@ -22,7 +22,7 @@ onmessage = async (e) => {
     // The commands report their errors themselves; what reaches here unwound the module's
     // frames without running their destructors, so the page replaces this worker (`restart`).
     // The engine's own stack (about 1 MB, not the module's memory) can run out before the
-    // module's guards see it (lang/stack.hpp).
+    // module's guards see it (support/stack.hpp).
     const stack = err instanceof RangeError && /call stack/.test(err.message);
     r = {stdout: '',
          stderr: stack ? 'adlang: error: undefined: the browser\'s stack is exhausted (the ' +

@@ -3,10 +3,10 @@
 // pattern, constant. The nodes are read from CPython's own `ast` module (py_parse.hpp), so the
 // grammar is exactly Python's; each node keeps its source span.
 //
-// One list of node kinds (STYLE.md item 1): ADLANG_PY_NODE_KINDS names every kind, its category
-// (the seed's syntactic class) and its fields in CPython's order. The kind enum, the category
-// table and the field tables are generated from it; a node kind CPython produces that is not in
-// the list is rejected by name when parsing.
+// One list of node kinds (docs/style.md item 1): ADLANG_PY_NODE_KINDS names every kind, its
+// category (the seed's syntactic class) and its fields in CPython's order. The kind enum, the
+// category table and the field tables are generated from it; a node kind CPython produces that is
+// not in the list is rejected by name when parsing.
 #pragma once
 
 #include <cstdint>

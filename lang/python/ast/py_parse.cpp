@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "lang/python/ast/python_runtime.hpp"
-#include "lang/utf8.hpp"
+#include "support/utf8.hpp"
 
 namespace adlang::py {
 
