@@ -72,6 +72,22 @@ TEST(Budgets, RepeatingRecursionThroughGradIsUndefined) {
             std::string::npos)
       << r.err;
   EXPECT_LT(r.peak_bytes, std::uint64_t(256) << 20);
+  // Every evaluator that traces finds it (the check is in symbolic evaluation), at every
+  // precision; in the limited language of Fig. 8 the closures differ in their unfolding bounds,
+  // so no call recurs and the bound is what ends it.
+  for (std::vector<std::string> extra : {std::vector<std::string>{"--engine", "reference"},
+                                         std::vector<std::string>{"--precision", "50"}}) {
+    std::vector<std::string> args = {"run", program("repeating_grad_loop.ad"), "--predicates",
+                                     "total"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    expect_undefined_within_budget(adlang(args), "the evaluation repeats forever");
+  }
+  expect_undefined_within_budget(
+      adlang({"trace", program("repeating_grad_loop.ad"), "--predicates", "total"}),
+      "the evaluation repeats forever");
+  r = adlang({"run", program("repeating_grad_loop.ad"), "--predicates", "total", "--unfold", "3"});
+  expect_undefined_within_budget(r, "beyond the unfolding bound");
+  EXPECT_EQ(r.err.find("repeats"), std::string::npos) << r.err;
 }
 
 // A random program with recursion through nested derivatives (fd, rd inside rd, a grad at a
