@@ -27,6 +27,7 @@ inline bool is_resource(UndefinedKind k) {
     case UndefinedKind::OpDomain:
     case UndefinedKind::Predicate:
     case UndefinedKind::Unfold:
+    case UndefinedKind::Repeats:
       return false;
     case UndefinedKind::Range:
     case UndefinedKind::Fuel:

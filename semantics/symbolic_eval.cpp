@@ -9,6 +9,7 @@
 #include "semantics/compiled_eval.hpp"
 #include "semantics/derivation_recorder.hpp"
 #include "semantics/ordinary_eval.hpp"
+#include "semantics/repeated_call.hpp"
 #include "support/resource_budget.hpp"
 #include "support/stack.hpp"
 
@@ -32,6 +33,7 @@ class SymbolicEval {
   Traced<S> sym(const Term& m0, const FunFrame* phi0) {
     std::vector<Wrapper> wrappers;
     std::vector<Level> levels;  // only when recording a derivation
+    RepeatedCall<S> chain;      // the calls this loop continues with (semantics/repeated_call.hpp)
     Term m = m0;
     const FunFrame* phi = phi0;
     Traced<S> result;
@@ -60,7 +62,7 @@ class SymbolicEval {
           result = Traced<S>{redex, close_value(redex, rho_)};
           break;
         }
-        if (!continue_with(redex, phi, entry, m, phi, wrappers)) {
+        if (!continue_with(redex, phi, entry, m, phi, wrappers, chain)) {
           result = sym_redex(redex, phi);
           break;
         }
@@ -130,7 +132,7 @@ class SymbolicEval {
   // that term and its function environment, records the wrapper, and returns true.
   bool continue_with(const Term& redex, const FunFrame* phi_in,
                      const typename ValueEnv<S>::Frame& entry, Term& m, const FunFrame*& phi,
-                     std::vector<Wrapper>& wrappers) {
+                     std::vector<Wrapper>& wrappers, RepeatedCall<S>& chain) {
     switch (redex.kind()) {
       // let x:T = V in N ~> let x:T = V in C, if V => V' and N ~> C under rho[V'/x]
       case TermKind::Let: {
@@ -189,6 +191,7 @@ class SymbolicEval {
           w.fun_frame = std::make_unique<FunFrame>(scratch);
           callee = w.fun_frame.get();
         }
+        if (chain.repeats(clo.def, callee, arg)) throw repeated_call(*clo.def, *c, arg);
         // A call in the trivial context is the last evaluation in this call of sym(): what
         // follows only wraps traces. So the bindings pushed since sym() began are dead (the
         // callee sees only its parameter) and are dropped now, which keeps rho constant in
@@ -238,6 +241,18 @@ class SymbolicEval {
       }
       wrappers.pop_back();
     }
+  }
+
+  // The evaluation reached a call it made before, with the same closure and argument, through
+  // calls in the trivial context only: it repeats forever (semantics/repeated_call.hpp).
+  Undefined repeated_call(const FunDef& f, const Call& c, const Value<S>& arg) const {
+    return Undefined(UndefinedKind::Repeats, c.loc(),
+                     "'" + f.name.str() + "' is called again with the same argument " +
+                         print_value<S>(c.param_type, arg) +
+                         " by the calls in tail position that followed this call: the "
+                         "evaluation repeats forever",
+                     {"evaluation is deterministic, and a function body sees only its argument: "
+                      "this is a proof that it does not end, not a budget"});
   }
 
   void count_trace_node(SourceLoc loc) {

@@ -22,6 +22,8 @@ const char* to_string(UndefinedKind k) {
       return "trace too large";
     case UndefinedKind::Unsupported:
       return "unsupported in this precision";
+    case UndefinedKind::Repeats:
+      return "the evaluation repeats forever";
   }
   return "undefined";
 }

@@ -20,6 +20,7 @@ enum class UndefinedKind {
   Depth,        // evaluation nested deeper than the stack allows
   TraceSize,    // a trace or derivative larger than the size limit (--max-trace)
   Unsupported,  // an operation outside the precision's fragment (sin in exact mode)
+  Repeats,      // a call reached again with the same closure and argument (repeated_call.hpp)
 };
 
 const char* to_string(UndefinedKind k);

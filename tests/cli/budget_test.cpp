@@ -60,6 +60,49 @@ TEST(Budgets, NonTerminatingThroughGradIsUndefinedInTheDenotation) {
   }
 }
 
+// A random program whose recursion through a derivative calls f849(2, c) with the same c at
+// every turn, inside the point of an fd (so inside a trace that grows by a gradient's trace at
+// each turn): reported as soon as the call recurs, at the call, not when the trace budget runs
+// out (a minute and gigabytes later).
+TEST(Budgets, RepeatingRecursionThroughGradIsUndefined) {
+  ProcessResult r = adlang({"run", program("repeating_grad_loop.ad"), "--predicates", "total"});
+  expect_undefined_within_budget(r, "the evaluation repeats forever");
+  EXPECT_NE(r.err.find("repeating_grad_loop.ad:8:531: error: undefined: 'f849' is called again "
+                       "with the same argument (2, (1.3678794411714423, 0))"),
+            std::string::npos)
+      << r.err;
+  EXPECT_LT(r.peak_bytes, std::uint64_t(256) << 20);
+  // Every evaluator that traces finds it (the check is in symbolic evaluation), at every
+  // precision; in the limited language of Fig. 8 the closures differ in their unfolding bounds,
+  // so no call recurs and the bound is what ends it.
+  for (std::vector<std::string> extra : {std::vector<std::string>{"--engine", "reference"},
+                                         std::vector<std::string>{"--precision", "50"}}) {
+    std::vector<std::string> args = {"run", program("repeating_grad_loop.ad"), "--predicates",
+                                     "total"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    expect_undefined_within_budget(adlang(args), "the evaluation repeats forever");
+  }
+  expect_undefined_within_budget(
+      adlang({"trace", program("repeating_grad_loop.ad"), "--predicates", "total"}),
+      "the evaluation repeats forever");
+  r = adlang({"run", program("repeating_grad_loop.ad"), "--predicates", "total", "--unfold", "3"});
+  expect_undefined_within_budget(r, "beyond the unfolding bound");
+  EXPECT_EQ(r.err.find("repeats"), std::string::npos) << r.err;
+}
+
+// A random program with recursion through nested derivatives (fd, rd inside rd, a grad at a
+// point that is itself a derivative) that terminates: run answers what the denotation says.
+TEST(Budgets, NestedRecursionThroughRdAnswers) {
+  for (const char* cmd : {"run", "den"}) {
+    SCOPED_TRACE(cmd);
+    ProcessResult r = adlang({cmd, program("nested_rd_recursion.ad"), "--predicates", "total"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "0\n");
+    EXPECT_LT(r.cpu_seconds, kSeconds);
+    EXPECT_LT(r.peak_bytes, std::uint64_t(256) << 20);
+  }
+}
+
 TEST(Budgets, MillionStepTraceReportsItsBudget) {
   ProcessResult r = adlang({"trace", program("million_step_trace.ad"), "--env", "n=1000000"});
   expect_undefined_within_budget(r, "--max-trace");

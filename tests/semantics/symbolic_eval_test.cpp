@@ -112,6 +112,28 @@ TEST(SymbolicEval, UndefinedGuardsAreReported) {
             "undefined: the comparison");
 }
 
+// A call reached again through calls in the trivial context, with the same closure and the same
+// argument, repeats forever: undefined at that call (semantics/repeated_call.hpp). Arguments
+// compare to the bit: f(2, 0) and f(2, -0) are different calls, so the loop between them is
+// found when f(2, 0) comes round again (Brent's saved call is f(2, 0) from the third call on).
+TEST(SymbolicEval, RepeatedCallsAreUndefined) {
+  const char* fixed =
+      "def f(p: real * real): real = let (k: real, y: real) = p in\n"
+      "  if k < 0.5 then y else f(2, y * 0);\n"
+      "f(n, x)";
+  EXPECT_EQ(trace(fixed, {{"n", "3"}, {"x", "1"}}),
+            "undefined: 'f' is called again with the same argument (2, 0) by the calls in tail "
+            "position that followed this call: the evaluation repeats forever");
+  const char* sign =
+      "def f(p: real * real): real = let (k: real, y: real) = p in\n"
+      "  if k < 0.5 then y else f(2, -y);\n"
+      "f(n, x)";
+  EXPECT_EQ(trace(sign, {{"n", "3"}, {"x", "0"}}).substr(0, 60),
+            "undefined: 'f' is called again with the same argument (2, 0)");
+  // A countdown never repeats a call.
+  EXPECT_EQ(trace(fixed, {{"n", "0.25"}, {"x", "1"}}).find("undefined"), std::string::npos);
+}
+
 // A loop written as tail recursion traces without recursing on the C++ stack: 20,000 steps on
 // this thread's ordinary stack (8 MiB; each step nests the trace one call deeper), then the
 // linear R and the compiled evaluator on the trace, also iterative along let chains.
