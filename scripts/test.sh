@@ -7,10 +7,14 @@
 # them, and under the sanitizers they were 45% of the suite's time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/install-deps.sh --kernel --web
+# Each step's time goes to $ADLANG_STEP_TIMES when set (.ci/run prints them).
+source scripts/step_times.sh
+suite=release
+[ "${1:-}" = "--sanitize" ] && suite=sanitizer
+timed "$suite: packages (install-deps.sh)" ./scripts/install-deps.sh --kernel --web
 # The browser playground, shared by both suites (build-web/; its browser test runs
 # `adlang serve` of the suite's own build on it).
-./scripts/build-web.sh
+timed "$suite: playground build (build-web.sh)" ./scripts/build-web.sh
 build_dir=build-test
 # Unity builds (CMAKE_UNITY_BUILD): each target's sources compiled in batches of 8 per
 # compiler run, so the headers they share (GoogleTest, RapidCheck, Boost, Eigen, our own) are
@@ -25,6 +29,7 @@ if [ "${1:-}" = "--sanitize" ]; then
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fi
-cmake -S . -B "$build_dir" "${flags[@]}"
-cmake --build "$build_dir" -j"$(nproc)"
-ctest --test-dir "$build_dir" -j"$(nproc)" --output-on-failure --timeout 900 "${exclude[@]}"
+timed "$suite: configure" cmake -S . -B "$build_dir" "${flags[@]}"
+timed "$suite: build" cmake --build "$build_dir" -j"$(nproc)"
+timed "$suite: suite (ctest)" ctest --test-dir "$build_dir" -j"$(nproc)" --output-on-failure \
+  --timeout 900 "${exclude[@]}"
