@@ -75,12 +75,18 @@ RenderedCounterexample render(const checker::Counterexample& c) {
 }
 
 #ifdef ADLANG_NO_MPI
-// The playground (docs/playground.md) has no MPI: a run is one process.
+// The playground (docs/playground.md) and the lean adlang (docs/performance.md, "Start-up"),
+// which hands every process started by mpirun over to adlang-full, have no MPI: a run is one
+// process.
 CheckRanks check_ranks() {
   return {};
 }
 
 int abort_ranks(const CheckRanks&, int code) {
+  return code;
+}
+
+int broadcast_exit_code(const CheckRanks&, int code) {
   return code;
 }
 
@@ -104,6 +110,11 @@ CheckRanks check_ranks() {
 
 int abort_ranks(const CheckRanks& ranks, int code) {
   if (ranks.size > 1) MPI_Abort(MPI_COMM_WORLD, code);
+  return code;
+}
+
+int broadcast_exit_code(const CheckRanks& ranks, int code) {
+  if (ranks.size > 1) MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
   return code;
 }
 

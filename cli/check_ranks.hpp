@@ -39,4 +39,7 @@ void merge_ranks(const CheckRanks& ranks, std::vector<checker::PropertySummary>&
 // others would wait for it in merge_ranks. Returns `code` for a single process.
 int abort_ranks(const CheckRanks& ranks, int code);
 
+// Rank 0's `code` on every rank (collective); `code` itself for a single process.
+int broadcast_exit_code(const CheckRanks& ranks, int code);
+
 }  // namespace adlang

@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "cli/exit_codes.hpp"
+#include "cli/full_build.hpp"
 
 namespace adlang {
 
@@ -19,11 +20,16 @@ std::string env_or(const char* name, const std::string& fallback) {
   return v && *v ? v : fallback;
 }
 
-// This executable's absolute path, so the kernelspec works without adlang on PATH.
+// The adlang executable's absolute path, so the kernelspec works without adlang on PATH: the
+// lean adlang beside adlang-full when adlang-full runs the command (cli/full_build.hpp).
 std::string self_path() {
   std::error_code ec;
   std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? "adlang" : p.string();
+  if (ec) return "adlang";
+  std::filesystem::path lean = p.parent_path() / "adlang";
+  if (p.filename() == cli::kFullBuildName && std::filesystem::exists(lean, ec))
+    return lean.string();
+  return p.string();
 }
 
 }  // namespace

@@ -27,12 +27,18 @@ kernel=(xeus-dev python3-jupyter-client python3-nbclient python3-nbformat)
 # drives chromium; @viz-js/viz is the Graphviz the page draws with) by `npm ci` from the
 # committed package-lock.json.
 web=(emscripten node-acorn chromium)
+# --bench: what bench/ needs (scripts/bench.sh; docs/performance.md): Google Benchmark, the AD
+# tools the gradients are compared with (ADOL-C, and Trilinos' Sacado, whose headers include
+# Kokkos'), and Lua 5.4 for the start-up comparison. Without recommended packages (Trilinos
+# recommends MPI and solver packages bench/ does not use).
+bench=(libbenchmark-dev libadolc-dev libtrilinos-sacado-dev libtrilinos-kokkos-dev lua5.4)
 command -v npm > /dev/null || web+=(npm)
 # Installed without recommended packages: the teaching views' and the playground's.
 lean=("${teaching[@]}")
 with_web=false
 for arg in "$@"; do
   if [ "$arg" = --kernel ]; then packages+=("${kernel[@]}"); fi
+  if [ "$arg" = --bench ]; then lean+=("${bench[@]}"); fi
   if [ "$arg" = --web ]; then
     lean+=("${web[@]}")
     with_web=true

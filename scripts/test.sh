@@ -7,10 +7,14 @@
 # them, and under the sanitizers they were 45% of the suite's time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/install-deps.sh --kernel --web
+# Each step's time goes to $ADLANG_STEP_TIMES when set (.ci/run prints them).
+source scripts/step_times.sh
+suite=release
+[ "${1:-}" = "--sanitize" ] && suite=sanitizer
+timed "$suite: packages (install-deps.sh)" ./scripts/install-deps.sh --kernel --web
 # The browser playground, shared by both suites (build-web/; its browser test runs
 # `adlang serve` of the suite's own build on it).
-./scripts/build-web.sh
+timed "$suite: playground build (build-web.sh)" ./scripts/build-web.sh
 build_dir=build-test
 # Unity builds (CMAKE_UNITY_BUILD): each target's sources compiled in batches of 8 per
 # compiler run, so the headers they share (GoogleTest, RapidCheck, Boost, Eigen, our own) are
@@ -28,6 +32,7 @@ fi
 # Every pass verifies the IR it produces (lang/verifier.hpp), in the test binaries and in every
 # adlang process the suite starts (docs/design.md Sec. 10).
 export ADLANG_VERIFY=1
-cmake -S . -B "$build_dir" "${flags[@]}"
-cmake --build "$build_dir" -j"$(nproc)"
-ctest --test-dir "$build_dir" -j"$(nproc)" --output-on-failure --timeout 900 "${exclude[@]}"
+timed "$suite: configure" cmake -S . -B "$build_dir" "${flags[@]}"
+timed "$suite: build" cmake --build "$build_dir" -j"$(nproc)"
+timed "$suite: suite (ctest)" ctest --test-dir "$build_dir" -j"$(nproc)" --output-on-failure \
+  --timeout 900 "${exclude[@]}"

@@ -14,6 +14,7 @@
 #include "checker/program_generator.hpp"
 #include "checker/property_registry.hpp"
 #include "cli/check_ranks.hpp"
+#include "cli/partition_on_rank.hpp"
 #include "cli/partitioned_run.hpp"
 #include "lang/free_vars.hpp"
 #include "semantics/graph/lower.hpp"
