@@ -114,6 +114,9 @@ struct TraceOptions : CommonOptions {
   std::string output;              // -o: the picture's file (dot: standard output if empty)
   std::optional<std::string> wrt;  // pictures: also each node's adjoint for this input
   std::optional<std::string> dir;  // the cotangent (default 1 for a real result)
+  // pictures: the page of a long trace to draw (from 1); 0: every page, page k > 1 into the
+  // output's name with -k before its extension (t.svg, t-2.svg, ...)
+  std::size_t page = 0;
 };
 
 // adlang plot: the program as a function of one input, its derivative by rd and central

@@ -9,6 +9,7 @@
 #include "cli/checker_commands.hpp"
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/picture_pages.hpp"
 #include "cli/temporary_directory.hpp"
 
 namespace adlang {
@@ -81,8 +82,9 @@ const char* KernelSession::help_text() {
          "  %den [E]                        the denotation of E (Fig. 7)\n"
          "  %check [E]                      the paper's theorems on the program E\n"
          "  %check N                        the theorems on N random programs (adlang check)\n"
-         "  %plot x A B                     the next term as a function of x on [A, B], its\n"
-         "                                  derivative by rd and central differences\n"
+         "  %plot x A B [table]             the next term as a function of x on [A, B], its\n"
+         "                                  derivative by rd and central differences; with\n"
+         "                                  `table`, the sampled values too\n"
          "  %type [E], %derivation [E]      E's type; the derivation of its evaluation\n"
          "  %env x=0.5, %set KEY VALUE, %load FILE, %defs: as :env, :set, :load, :defs\n"
          "A magic without E on its line takes the cell's next term.\n\n"
@@ -130,7 +132,7 @@ int KernelSession::run_magic(const CellInput& in, CellOutputs& outputs) {
   if (!known) {
     return usage("%" + m +
                  ": unknown magic (magics: %trace, %diff NAME, %den, %check [N], %plot NAME "
-                 "FROM TO, %type, %derivation, %set, %env, %load, %defs, %help)");
+                 "FROM TO [table], %type, %derivation, %set, %env, %load, %defs, %help)");
   }
   if (in.text.empty()) {
     return usage("%" + m + " needs a term: write it on the lines after the magic" +
@@ -167,22 +169,38 @@ int KernelSession::trace_picture(const CellInput& in, const std::string& wrt,
   int code = trace_picture_command(opts, out_, err_);
   if (code != kExitOk) return report(code, outputs);
   take(out_);
-  outputs.display({{"image/svg+xml", svg.contents()},
-                   {"text/plain", wrt.empty() ? "<the trace as a graph, with each node's value>"
-                                              : "<the trace as a graph, with each node's value "
-                                                "and its adjoint for " +
-                                                    wrt + ">"}});
+  take(err_);  // the list of the pages' files
+  // A long trace is drawn on pages (trace.svg, trace-2.svg, ...): each is displayed, one after
+  // the other, each fitting the cell.
+  const std::string what = wrt.empty() ? "<the trace as a graph, with each node's value"
+                                       : "<the trace as a graph, with each node's value and "
+                                         "its adjoint for " +
+                                             wrt;
+  outputs.display({{"image/svg+xml", svg.contents()}, {"text/plain", what + ">"}});
+  for (std::size_t k = 2;; ++k) {
+    std::string page = page_file(svg.path(), k);
+    std::ifstream f(page, std::ios::binary);
+    if (!f) break;
+    std::string contents((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    unlink(page.c_str());
+    outputs.display(
+        {{"image/svg+xml", contents}, {"text/plain", what + ", page " + std::to_string(k) + ">"}});
+  }
   return kExitOk;
 }
 
 int KernelSession::plot(const CellInput& in, CellOutputs& outputs) {
   std::istringstream words(in.args);
   PlotOptions opts;
-  std::string extra;
-  if (!(words >> opts.wrt >> opts.from >> opts.to) || (words >> extra)) {
-    err_ << source_name_ << ": error: %plot takes an input and an interval: %plot x -2 2\n";
+  std::string option, extra;
+  if (!(words >> opts.wrt >> opts.from >> opts.to) || ((words >> option) && option != "table") ||
+      (words >> extra)) {
+    err_ << source_name_
+         << ": error: %plot takes an input and an interval, and `table` to print the samples: "
+            "%plot x -2 2, %plot x -2 2 table\n";
     return report(kExitUsage, outputs);
   }
+  const bool table = option == "table";
   std::string wrt = opts.wrt;
   double from = opts.from, to = opts.to;
   if (int code = repl_.program_options(in.text, opts, wrt)) return report(code, outputs);
@@ -196,6 +214,12 @@ int KernelSession::plot(const CellInput& in, CellOutputs& outputs) {
   }
   opts.output = svg.path();
   int code = plot_command(opts, out_, err_);
+  if (!table) {
+    std::string samples = take(out_), reasons;
+    for (const std::string& line : lines_of(samples))
+      if (line.rfind("-- undefined: ", 0) == 0) reasons += line + "\n";
+    out_ << reasons;
+  }
   if (code != kExitOk) return report(code, outputs);
   report(code, outputs);
   outputs.display({{"image/svg+xml", svg.contents()},

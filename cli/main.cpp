@@ -261,6 +261,11 @@ int main(int argc, char** argv) {
                       "pictures: also each node's adjoint for the derivative in this input");
     trace->add_option("--dir", trace_opts.dir,
                       "pictures: the cotangent (default 1 for a real result)");
+    trace
+        ->add_option("--page", trace_opts.page,
+                     "pictures: draw only page N of a trace too long for one (default: every "
+                     "page, page k into OUT with -k before its extension)")
+        ->check(CLI::PositiveNumber);
   }
 
   DiffOptions diff_opts;

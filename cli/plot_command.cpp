@@ -1,9 +1,12 @@
 // adlang plot: the program as a function of one real input over [from, to], with its
 // derivative 1.rd_a(x:real. M) (what the language computes, Fig. 2) and central differences,
 // drawn by gnuplot (viz/function_plot.hpp) when -o names a chart. Points where the program is
-// undefined (a strict comparison at a tie, an operator outside its domain) are marked.
+// undefined (a strict comparison at a tie, an operator outside its domain) are marked; central
+// differences are left out where the function jumps or bends (central_difference below).
 // Computed in double.
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include "cli/command_runner.hpp"
@@ -19,6 +22,24 @@ namespace {
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// (f(x + h) - f(x - h)) / 2h, where it estimates a derivative: f defined at x - h, x and
+// x + h, and its two one-sided differences agreeing. Where they disagree the function jumps or
+// bends between x - h and x + h (fact's steps, relu's corner under total predicates), and the
+// central difference there is no derivative of anything: none is drawn, rather than a spike
+// or relu's 0.5 at 0.
+std::optional<double> central_difference(double f, std::optional<double> down,
+                                         std::optional<double> up, double h) {
+  if (!down || !up) return std::nullopt;
+  const double left = (f - *down) / h, right = (*up - f) / h;
+  // A smooth f's one-sided differences differ by about |f''| h, which this allows up to
+  // 1000 max(1, |f'|) at h = 1e-6, beyond the rounding of f's values (amplified by 1 / h).
+  const double noise = 64 * std::numeric_limits<double>::epsilon() *
+                       std::max({std::fabs(f), std::fabs(*down), std::fabs(*up)}) / h;
+  const double scale = std::max({1.0, std::fabs(left), std::fabs(right)});
+  if (!(std::fabs(left - right) <= 1e-3 * scale + noise)) return std::nullopt;
+  return (*up - *down) / (2 * h);
 }
 
 std::string text(const std::optional<double>& v) {
@@ -51,10 +72,11 @@ int plot_command(const PlotOptions& opts_in, std::ostream& out, std::ostream& er
     opts.env.push_back(opts.wrt + "=0");
     auto p = load_program<double>(opts, file);
     const ProgramInput<double>* wrt = &input_named(*p, opts.wrt);
-    if (!wrt->type.is_real() || !p->term.type().is_real()) {
+    if (!p->term.type().is_real()) {
       throw CommandFailure(kExitUsage,
-                           "adlang: error: plot draws a real result as a function of a real "
-                           "input\n");
+                           "adlang: error: plot draws a real result, and the program's result "
+                           "has type " +
+                               to_string(p->term.type()) + "\n");
     }
     // 1.rd_a(x:real. M), a a fresh input bound to each sample point.
     Name point = p->names.fresh("a");
@@ -89,8 +111,9 @@ int plot_command(const PlotOptions& opts_in, std::ostream& out, std::ostream& er
       s.f = run(p->term, s.x, &s.undefined);
       s.rd = run(derivative, s.x, nullptr);
       double h = 1e-6 * std::max(1.0, std::fabs(s.x));
-      auto up = run(p->term, s.x + h, nullptr), down = run(p->term, s.x - h, nullptr);
-      if (up && down) s.central = (*up - *down) / (2 * h);
+      if (s.f)
+        s.central = central_difference(*s.f, run(p->term, s.x - h, nullptr),
+                                       run(p->term, s.x + h, nullptr), h);
       if (!s.f) reasons.insert(s.undefined);
       out << text(s.x) << "\t" << text(s.f) << "\t" << text(s.rd) << "\t" << text(s.central)
           << "\n";

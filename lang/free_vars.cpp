@@ -1,6 +1,8 @@
 #include "lang/free_vars.hpp"
+#include "lang/mentioned_names.hpp"
 
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "lang/diagnostics.hpp"
@@ -95,9 +97,11 @@ class FreeVarWalker {
 
 // Walks with an explicit stack (not recursion): traces of long loops are let chains a million
 // deep, and this runs on every trace R differentiates.
-class NameReserver {
+// Calls `each` on every variable and function name occurring in a term, bound or free.
+template <class F>
+class NameWalker {
  public:
-  explicit NameReserver(NameSupply& names) : names_(names) {}
+  explicit NameWalker(F each) : each_(std::move(each)) {}
 
   void term(const Term& root) {
     std::vector<Term> todo{root};
@@ -106,22 +110,22 @@ class NameReserver {
       todo.pop_back();
       switch (t.kind()) {
         case TermKind::Var:
-          names_.reserve(t.as<Var>()->name);
+          each_(t.as<Var>()->name);
           break;
         case TermKind::Let:
-          names_.reserve(t.as<Let>()->var);
+          each_(t.as<Let>()->var);
           break;
         case TermKind::LetRec:
           for (const FunDef& d : t.as<LetRec>()->defs) {
-            names_.reserve(d.name);
-            names_.reserve(d.param);
+            each_(d.name);
+            each_(d.param);
           }
           break;
         case TermKind::Call:
-          names_.reserve(t.as<Call>()->fun.name);
+          each_(t.as<Call>()->fun.name);
           break;
         case TermKind::Rd:
-          names_.reserve(t.as<Rd>()->var);
+          each_(t.as<Rd>()->var);
           break;
         case TermKind::Literal:
         case TermKind::Add:
@@ -138,7 +142,7 @@ class NameReserver {
   }
 
  private:
-  NameSupply& names_;
+  F each_;
 };
 
 }  // namespace
@@ -158,7 +162,13 @@ bool occurs_free(Name x, const Term& t) {
 }
 
 void reserve_names(const Term& t, NameSupply& names) {
-  NameReserver(names).term(t);
+  NameWalker([&](Name n) { names.reserve(n); }).term(t);
+}
+
+NameSet mentioned_names(const Term& t) {
+  NameSet out;
+  NameWalker([&](Name n) { out.insert(n); }).term(t);
+  return out;
 }
 
 }  // namespace adlang

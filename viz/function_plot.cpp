@@ -1,7 +1,11 @@
 #include "viz/function_plot.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <sstream>
+#include <utility>
 
 namespace adlang {
 
@@ -40,21 +44,45 @@ std::string block(const char* name, const std::vector<PlotSample>& samples,
   return out + "EOD\n";
 }
 
+// The y range: the program's values and its derivative's, with a margin (8% of the range on
+// each side) so that lines on its edge stay visible. Central differences do not widen it: next
+// to a jump they can be huge, and would flatten the chart. None when nothing is defined.
+std::optional<std::pair<double, double>> y_range(const std::vector<PlotSample>& samples) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const PlotSample& s : samples) {
+    for (const std::optional<double>& v : {s.f, s.rd}) {
+      if (!v || !std::isfinite(*v)) continue;
+      lo = std::min(lo, *v);
+      hi = std::max(hi, *v);
+    }
+  }
+  if (lo > hi) return std::nullopt;
+  double margin = 0.08 * (hi - lo);
+  if (!(margin > 1e-12 * std::max(std::fabs(lo), std::fabs(hi)))) {
+    margin = std::max(1.0, 0.1 * std::fabs(hi));  // a constant function: a band around it
+  }
+  return std::pair<double, double>{lo - margin, hi + margin};
+}
+
 }  // namespace
 
 std::string gnuplot_script(const FunctionPlot& plot, PlotFormat format, const std::string& output) {
   std::ostringstream g;
+  // 800 pixels wide: a notebook cell's width, so the text keeps its size there.
   if (format == PlotFormat::Svg) {
-    g << "set terminal svg size 900,560 dynamic enhanced font 'Helvetica,12' background "
+    g << "set terminal svg size 800,520 dynamic enhanced font 'Helvetica,12' background "
          "rgb 'white'\n";
   } else {
-    g << "set terminal pngcairo size 900,560 enhanced font 'Helvetica,11'\n";
+    g << "set terminal pngcairo size 800,520 enhanced font 'Helvetica,11'\n";
   }
+  // The legend below the chart, outside the data (it hid an undefined point's marker).
   g << "set output " << gp_string(output) << "\n"
     << "set title " << gp_string(plot.title) << " noenhanced\n"
     << "set xlabel " << gp_string(plot.wrt) << " noenhanced\n"
-    << "set grid\nset key top left box opaque\nset zeroaxis\n"
-    << "set offsets 0, 0, graph 0.08, graph 0.08\n";  // lines on the range's edge stay visible
+    << "set grid\nset key outside below center horizontal box\nset zeroaxis\n";
+  if (std::optional<std::pair<double, double>> y = y_range(plot.samples)) {
+    g << "set yrange [" << number(y->first) << ":" << number(y->second) << "]\n";
+  }
   g << block("f", plot.samples, &PlotSample::f) << block("rd", plot.samples, &PlotSample::rd)
     << block("cd", plot.samples, &PlotSample::central);
   std::string undefined = "$undef << EOD\n";

@@ -1,5 +1,6 @@
 #include "viz/trace_graph.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "lang/diagnostics.hpp"
@@ -7,18 +8,26 @@
 #include "lang/rename.hpp"
 #include "semantics/ordinary_eval.hpp"
 #include "semantics/undefined.hpp"
+#include "viz/operand_order.hpp"
 
 namespace adlang {
 
 namespace {
 
-// The label of an operator's node: the infix symbol of the arithmetic ones, as written.
-std::string operation_label(const std::string& op) {
-  if (op == "add") return "+";
-  if (op == "sub" || op == "neg") return "-";
-  if (op == "mul") return "*";
-  if (op == "div") return "/";
-  return op;
+// The label of an operator's node: the infix symbol of the arithmetic ones, as written, with
+// the operands named where their order matters ("a / b"; the edges are labelled a and b).
+// Other operators whose operands' order matters have their edges numbered.
+void label_operation(const Op& op, std::size_t operands, TraceGraphNode& n) {
+  const char* infix = op.infix_symbol();
+  n.label = op.kind() == OpKind::Neg ? "-" : infix ? infix : op.name();  // as the printer writes
+  if (operands < 2 || !operands_ordered(op)) return;  // a pair variable is one operand
+  if (infix && operands == 2) {
+    n.label = std::string("a ") + infix + " b";
+    n.operand_labels = {"a", "b"};
+    return;
+  }
+  for (std::size_t k = 1; k <= operands; ++k)
+    n.operand_labels.push_back(std::to_string(k));
 }
 
 struct Binding {
@@ -83,7 +92,8 @@ class Normalizer {
 template <class S>
 class GraphBuilder {
  public:
-  GraphBuilder(const ValueEnv<S>& rho, EvalContext& cx) : rho_(rho), env_(rho), cx_(cx) {}
+  GraphBuilder(const ValueEnv<S>& rho, const NameSet& user_names, EvalContext& cx)
+      : rho_(rho), user_names_(user_names), env_(rho), cx_(cx) {}
 
   TraceGraph build(const Term& trace, const std::optional<AdjointRequest>& adjoints,
                    std::size_t max_nodes) {
@@ -106,12 +116,12 @@ class GraphBuilder {
       if (const Var* alias = b.bound.as<Var>()) {
         // `let y = x`: y names x's node too (a call's parameter, a user's let of a value).
         std::size_t n = node_for_var(alias->name, alias->type());
-        graph_.nodes[n].name += ", " + b.name.str();
+        name_node(n, b.name);
         node_of_[b.name] = n;
       } else {
         std::size_t n = node_for(b.bound);
+        name_node(n, b.name);
         TraceGraphNode& node = graph_.nodes[n];
-        if (node.name.empty()) node.name = b.name.str();
         node.value = print_value<S>(b.bound.type(), v);
         node_of_[b.name] = n;
         binding_node[i] = n;
@@ -126,11 +136,18 @@ class GraphBuilder {
  private:
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   const ValueEnv<S>& rho_;
+  const NameSet& user_names_;
   ValueEnv<S> env_;
   EvalContext& cx_;
   TraceGraph graph_;
   std::unordered_map<Name, std::size_t, NameHash> node_of_;
-  std::unordered_map<std::string, std::size_t> constants_;
+
+  // Adds `x` to node n's names if the program's text has it.
+  void name_node(std::size_t n, Name x) {
+    if (!user_names_.count(x)) return;
+    std::vector<std::string>& names = graph_.nodes[n].names;
+    if (std::find(names.begin(), names.end(), x.str()) == names.end()) names.push_back(x.str());
+  }
 
   std::size_t add(TraceGraphNode n) {
     graph_.nodes.push_back(std::move(n));
@@ -144,29 +161,26 @@ class GraphBuilder {
     internal_check(v != nullptr, "trace graph: unbound variable");
     TraceGraphNode n;
     n.kind = TraceGraphNode::Kind::Input;
-    n.name = x.str();
+    n.names = {x.str()};
     n.value = print_value<S>(t, *v);
     return node_of_[x] = add(std::move(n));
   }
 
-  // The node of an atom: a variable's node, a literal (one node per distinct literal), or a
-  // tuple of atoms.
+  // The node of an atom: a variable's node, a literal (a node at each use), or a tuple of
+  // atoms.
   std::size_t atom_node(const Term& a) {
     switch (a.kind()) {
       case TermKind::Var:
         return node_for_var(a.as<Var>()->name, a.type());
       case TermKind::Literal:
       case TermKind::Unit: {
-        std::string text = a.kind() == TermKind::Unit ? "*" : a.as<Literal>()->text;
-        auto it = constants_.find(text);
-        if (it != constants_.end()) return it->second;
         TraceGraphNode n;
         n.kind = TraceGraphNode::Kind::Constant;
-        n.label = text;
+        n.label = a.kind() == TermKind::Unit ? "*" : a.as<Literal>()->text;
         n.value = a.kind() == TermKind::Unit
                       ? "*"
                       : print_value<S>(a.type(), Value<S>{literal_value<S>(*a.as<Literal>())});
-        return constants_[text] = add(std::move(n));
+        return add(std::move(n));
       }
       case TermKind::Pair:
         return node_for(a);
@@ -198,8 +212,8 @@ class GraphBuilder {
     TraceGraphNode n;
     switch (op.kind()) {
       case TermKind::Op:
-        n.label = operation_label(op.as<OpApp>()->op.name());
         operands(op.as<OpApp>()->arg, n.operands);
+        label_operation(op.as<OpApp>()->op, n.operands.size(), n);
         break;
       case TermKind::Add:
         n.label = "+";
@@ -213,9 +227,16 @@ class GraphBuilder {
         n.label = "snd";
         n.operands = {atom_node(op.as<Snd>()->arg)};
         break;
-      case TermKind::Pair:
-        n.label = "(,)";
+      case TermKind::Pair:  // a tuple's components are ordered
         operands(op, n.operands);
+        if (n.operands.size() == 2) {
+          n.label = "(a, b)";
+          n.operand_labels = {"a", "b"};
+        } else {
+          n.label = "tuple";
+          for (std::size_t k = 1; k <= n.operands.size(); ++k)
+            n.operand_labels.push_back(std::to_string(k));
+        }
         break;
       case TermKind::Literal:
       case TermKind::Unit:  // a let-bound constant: a node of its own (named by the caller)
@@ -285,22 +306,22 @@ class GraphBuilder {
 }  // namespace
 
 template <class S>
-TraceGraph trace_graph(const Term& trace, const ValueEnv<S>& rho,
+TraceGraph trace_graph(const Term& trace, const ValueEnv<S>& rho, const NameSet& user_names,
                        const std::optional<AdjointRequest>& adjoints, EvalContext& cx,
                        std::size_t max_nodes) {
-  return GraphBuilder<S>(rho, cx).build(trace, adjoints, max_nodes);
+  return GraphBuilder<S>(rho, user_names, cx).build(trace, adjoints, max_nodes);
 }
 
-template TraceGraph trace_graph<double>(const Term&, const ValueEnv<double>&,
+template TraceGraph trace_graph<double>(const Term&, const ValueEnv<double>&, const NameSet&,
                                         const std::optional<AdjointRequest>&, EvalContext&,
                                         std::size_t);
-template TraceGraph trace_graph<Mpfr50>(const Term&, const ValueEnv<Mpfr50>&,
+template TraceGraph trace_graph<Mpfr50>(const Term&, const ValueEnv<Mpfr50>&, const NameSet&,
                                         const std::optional<AdjointRequest>&, EvalContext&,
                                         std::size_t);
-template TraceGraph trace_graph<Mpfr100>(const Term&, const ValueEnv<Mpfr100>&,
+template TraceGraph trace_graph<Mpfr100>(const Term&, const ValueEnv<Mpfr100>&, const NameSet&,
                                          const std::optional<AdjointRequest>&, EvalContext&,
                                          std::size_t);
-template TraceGraph trace_graph<Rational>(const Term&, const ValueEnv<Rational>&,
+template TraceGraph trace_graph<Rational>(const Term&, const ValueEnv<Rational>&, const NameSet&,
                                           const std::optional<AdjointRequest>&, EvalContext&,
                                           std::size_t);
 

@@ -112,6 +112,7 @@ struct Differentiator::State {
     body.uses_store = true;
     body.param_type = param;
     body.result_type = result;
+    if (role == BodyRole::Adjoint) body.param_names = component_names("w", param);
     if (with_inputs) {
       std::uint32_t n = static_cast<std::uint32_t>(param.size());
       for (std::uint32_t i = 0; i <= n; ++i) {
@@ -137,6 +138,7 @@ struct Differentiator::State {
     Made m;
     m.fwd = new_body(name + "/fwd", loc, BodyRole::Forward, param, result, false);
     m.adj = new_body(name + "/adj", loc, BodyRole::Adjoint, result, param, true);
+    g.bodies[m.fwd].param_names = g.bodies[b].param_names;
     made.emplace(b, std::move(m));
     fresh.push_back(b);
     ensure_callees(b, fresh);

@@ -1,6 +1,7 @@
 #include "semantics/graph/dot.hpp"
 
 #include <sstream>
+#include <vector>
 
 #include "semantics/scalar.hpp"
 
@@ -21,6 +22,12 @@ std::string tag_element(const Graph& g, const CallSite& s) {
   return " [tag " + std::to_string(g.sites[s.mirror].number) + "]";
 }
 
+// The name of parameter scalar i of body b: the program's ("n", "fst p"), or xi.
+std::string param_name(const Graph& g, std::uint32_t b, std::uint32_t i) {
+  const std::vector<std::string>& names = g.bodies[b].param_names;
+  return i < names.size() ? names[i] : "x" + std::to_string(i);
+}
+
 std::string dot_label(const Graph& g, const Node& n) {
   switch (n.kind) {
     case NodeKind::Const:
@@ -38,11 +45,11 @@ std::string dot_label(const Graph& g, const Node& n) {
     case NodeKind::Merge:
       return "Merge";
     case NodeKind::InputMerge:
-      return n.control ? "Merge (ctl)" : "Merge (x" + std::to_string(n.index) + ")";
+      return n.control ? "Merge (ctl)" : "Merge (" + param_name(g, n.body, n.index) + ")";
     case NodeKind::Call: {
       const CallSite& s = g.sites[n.site];
       return "Call_" + std::to_string(s.number) + tag_element(g, s) +
-             (n.control ? " (ctl)" : " (x" + std::to_string(n.index) + ")");
+             (n.control ? " (ctl)" : " (" + param_name(g, s.callee, n.index) + ")");
     }
     case NodeKind::Return: {
       const CallSite& s = g.sites[n.site];
@@ -91,6 +98,61 @@ const char* dot_shape(NodeKind k) {
       return "cylinder";
   }
   return "ellipse";
+}
+
+std::string dot_legend(const Graph& g) {
+  std::vector<std::size_t> kinds = count_by_kind(g);
+  auto has = [&](NodeKind k) { return kinds[static_cast<int>(k)] > 0; };
+  struct Entry {
+    std::string sample, shape, fill, text;
+  };
+  std::vector<Entry> entries;
+  // Short lines (\l ends a left-justified line), so that the legend stays narrow.
+  if (has(NodeKind::Switch))
+    entries.push_back({"Switch", "diamond", "#fff3d6",
+                       "sends its value out of T or F,\\las the predicate decides"});
+  if (has(NodeKind::Merge) || has(NodeKind::InputMerge))
+    entries.push_back({"Merge", "diamond", has(NodeKind::Merge) ? "#fff3d6" : "",
+                       "passes on the value that arrives:\\lthe branch taken's, or (Merge (n))\\l"
+                       "the parameter n of a new frame"});
+  if (has(NodeKind::Call))
+    entries.push_back({"Call_i", "box", "#e8f0ff",
+                       "passes an argument (ctl: the control\\ltoken) into a new frame of the\\l"
+                       "callee; i numbers the call site"});
+  if (has(NodeKind::Return))
+    entries.push_back(
+        {"Return_i", "box", "#e8f0ff", "the callee's result, back in\\lthe frame of call site i"});
+  if (has(NodeKind::Save) || has(NodeKind::Load))
+    entries.push_back({"Save / Load", "cylinder", "#e6f4e6",
+                       "a value the forward body keeps\\lfor the adjoint body, by frame tag"});
+  if (has(NodeKind::Exit)) entries.push_back({"out k", "invhouse", "", "the body's k-th result"});
+  if (entries.empty() && g.sites.empty()) return "";
+  std::ostringstream o;
+  o << "  subgraph cluster_legend {\n    label=\"legend\";\n    color=\"#999999\";\n"
+    << "    fontcolor=\"#555555\";\n";
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const Entry& e = entries[i];
+    o << "    legend" << i << " [label=\"" << dot_escape(e.sample) << "\", shape=" << e.shape;
+    if (!e.fill.empty()) o << ", style=filled, fillcolor=\"" << e.fill << "\"";
+    o << "];\n    legend" << i << "_text [shape=plaintext, label=\"" << e.text << "\\l\"];\n"
+      << "    { rank=same; legend" << i << "; legend" << i << "_text; }\n"
+      << "    legend" << i << " -> legend" << i << "_text [style=invis];\n";
+    if (i > 0) o << "    legend" << i - 1 << " -> legend" << i << " [style=invis];\n";
+  }
+  if (!g.sites.empty()) {
+    // The dashed control edge, drawn between two points.
+    const std::size_t i = entries.size();
+    o << "    legend" << i << " [shape=point, width=0.05];\n    legend" << i
+      << "_to [shape=point, width=0.05];\n    legend" << i << "_text [shape=plaintext, label=\""
+      << "Call_i to Return_i: control; a Call\\lon an untaken branch (a dead token)\\l"
+      << "makes its Return dead too\\l\"];\n"
+      << "    { rank=same; legend" << i << "; legend" << i << "_to; legend" << i << "_text; }\n"
+      << "    legend" << i << " -> legend" << i << "_to [style=dashed];\n    legend" << i
+      << "_to -> legend" << i << "_text [style=invis];\n";
+    if (i > 0) o << "    legend" << i - 1 << " -> legend" << i << " [style=invis];\n";
+  }
+  o << "  }\n";
+  return o.str();
 }
 
 std::string to_dot(const Graph& g) {
@@ -162,7 +224,7 @@ std::string to_dot(const Graph& g) {
   for (const CallSite& s : g.sites)
     for (NodeId r : s.returns)
       o << "  n" << s.calls.back() << " -> n" << r << " [style=dashed];\n";
-  o << "}\n";
+  o << dot_legend(g) << "}\n";
   return o.str();
 }
 

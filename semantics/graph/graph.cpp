@@ -42,6 +42,18 @@ const char* to_string(NodeKind k) {
   return "?";
 }
 
+std::vector<std::string> component_names(const std::string& name, Type t) {
+  if (t.is_real()) return {name};
+  if (t.is_pair() && t.first().is_real() && t.second().is_real())
+    return {"fst " + name, "snd " + name};
+  // Deeper or wider values (a real^n of 10^5 components) by position, in time linear in |T|.
+  std::vector<std::string> out;
+  out.reserve(t.size());
+  for (std::size_t i = 1; i <= t.size(); ++i)
+    out.push_back(name + "." + std::to_string(i));
+  return out;
+}
+
 std::vector<std::size_t> count_by_kind(const Graph& g) {
   std::vector<std::size_t> n(kNodeKinds, 0);
   for (const Node& x : g.nodes)

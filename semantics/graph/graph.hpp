@@ -165,6 +165,9 @@ struct Body {
   BodyRole role = BodyRole::Primal;
   bool uses_store = false;  // has Save or Load nodes or tagged call sites: its frames get a tag
   Type param_type, result_type;
+  // The program's name of each parameter scalar, for pictures: "n", "fst p", "snd p", "v.3";
+  // an adjoint body's parameter is the cotangent w of its function's result.
+  std::vector<std::string> param_names;
   std::vector<NodeId> inputs;        // InputMerge per parameter scalar, then the control input
   std::vector<NodeId> exits;         // Exit per output (|U| of them, or one control "done")
   std::vector<NodeId> nodes;         // every node of the body, by local index (contiguous ids)
@@ -225,6 +228,11 @@ inline void connect(Graph& g, Port p, NodeId to) {
 inline std::string function_name(const Body& b) {
   return b.name.substr(0, b.name.find('/'));
 }
+
+// The names of the reals a value of type t named `name` is made of, in order: `name` itself
+// for a real, "fst p" and "snd p" for p : real * real, and "p.1", ..., "p.k" for any other p
+// of k reals.
+std::vector<std::string> component_names(const std::string& name, Type t);
 
 // Counts of nodes by kind (adlang graph --stats).
 std::vector<std::size_t> count_by_kind(const Graph& g);

@@ -95,6 +95,8 @@ class Lowering {
       n += in.second.size();
     g.main = new_body("main", program.loc(), Type::real_power(n), program.type(),
                       static_cast<std::uint32_t>(n));
+    for (const auto& [x, t] : inputs)
+      add_param_names(g.main, x.str(), t);
     Scope root;
     root.body = g.main;
     root.ctl = Port{g.bodies[g.main].inputs.back(), 0};
@@ -154,6 +156,12 @@ class Lowering {
       g.bodies[b].inputs.push_back(m);
     }
     return b;
+  }
+
+  void add_param_names(std::uint32_t b, const std::string& name, Type t) {
+    std::vector<std::string> names = component_names(name, t);
+    std::vector<std::string>& to = g.bodies[b].param_names;
+    to.insert(to.end(), names.begin(), names.end());
   }
 
   NodeId add_node(NodeKind kind, std::uint32_t body, SourceLoc loc, const Ports& inputs,
@@ -505,6 +513,7 @@ class Lowering {
     for (const FunDef& d : r.defs) {
       std::uint32_t b = new_body(d.name.str(), d.loc, d.param_type, d.result_type,
                                  static_cast<std::uint32_t>(d.param_type.size()));
+      add_param_names(b, d.param.str(), d.param_type);
       bodies.push_back(b);
       funs.push_back(FunBinding{d.name, b});
     }
@@ -647,6 +656,9 @@ class Lowering {
     std::uint32_t b =
         new_body("rd@" + std::to_string(r.loc().line) + ":" + std::to_string(r.loc().col), r.loc(),
                  param, result, static_cast<std::uint32_t>(param.size()));
+    add_param_names(b, r.var.str(), t);
+    for (std::size_t k = 0; k < sorted.size(); ++k)
+      add_param_names(b, sorted[k].str(), fv_types[k]);
     {
       Scope root;
       root.body = b;

@@ -1,13 +1,17 @@
-// Pictures: adlang trace --format dot|svg|png (golden DOT with values and adjoints) and
-// adlang plot (a valid SVG whose sampled values match adlang run at the same points).
+// Pictures: adlang trace --format dot|svg|png (golden DOT and SVG with values and adjoints,
+// the program's names, operands' order), adlang plot (a valid SVG whose sampled values match
+// adlang run at the same points; central differences only where they estimate a derivative)
+// and adlang graph (no inputs needed, parameter names, a legend).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include "cli/process.hpp"
 #include "support/test_support.hpp"
+#include "viz/function_plot.hpp"
 
 namespace adlang {
 namespace {
@@ -29,20 +33,29 @@ std::string write_temp(const std::string& name, const std::string& text) {
   return path;
 }
 
-// The "adjoint ..." of the record whose first field is `name`.
+// The full adjoint of the node named `name`, from its tooltip ("NAME\nvalue V\nadjoint A",
+// the label showing A to 4 significant digits).
 std::string adjoint_in_dot(const std::string& dot, const std::string& name) {
-  // The record reads "{ NAME | value V | adjoint A }".
-  const std::string head = "{ " + name + " | value ";
-  for (std::size_t at = dot.find(head); at != std::string::npos; at = dot.find(head, at + 1)) {
-    std::size_t bar = dot.find_first_of("|}", at + head.size());
-    if (bar == std::string::npos || dot[bar] != '|') continue;
-    const std::string adjoint = "| adjoint ";
-    if (dot.compare(bar, adjoint.size(), adjoint) != 0) continue;
-    std::size_t start = bar + adjoint.size(), end = dot.find(' ', start);
-    if (end == std::string::npos || end == start || dot.compare(end, 2, " }") != 0) continue;
-    return dot.substr(start, end - start);
+  const std::string head = "tooltip=\"" + name + "\\nvalue ";
+  std::size_t at = dot.find(head);
+  if (at == std::string::npos) return "";
+  const std::string adjoint = "\\nadjoint ";
+  std::size_t start = dot.find(adjoint, at);
+  std::size_t end = dot.find('"', at + head.size());
+  if (start == std::string::npos || start > end) return "";
+  start += adjoint.size();
+  return dot.substr(start, end - start);
+}
+
+// The labels of the DOT's nodes (label="..."), in order.
+std::vector<std::string> labels_in_dot(const std::string& dot) {
+  std::vector<std::string> out;
+  for (std::size_t at = dot.find(" label=\""); at != std::string::npos;
+       at = dot.find(" label=\"", at + 1)) {
+    std::size_t start = at + 8, end = dot.find('"', start);
+    out.push_back(dot.substr(start, end - start));
   }
-  return "";
+  return out;
 }
 
 TEST(TracePicture, GoldenDotWithValuesAndAdjoints) {
@@ -50,15 +63,34 @@ TEST(TracePicture, GoldenDotWithValuesAndAdjoints) {
       adlang({"trace", "chain_rule.ad", "--env", "x=0.5", "--format", "dot", "--wrt", "x"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   test::expect_golden("pictures/chain_rule.dot", r.out);
-  // The input's adjoint is the derivative adlang diff computes.
+  // The input's adjoint is the derivative adlang diff computes, in full in its tooltip and
+  // to 4 significant digits on the picture.
   ProcessResult d = adlang({"diff", "chain_rule.ad", "--env", "x=0.5", "--wrt", "x"});
   std::string value = d.out.substr(d.out.rfind("-- value:\n") + 10);
   EXPECT_EQ(adjoint_in_dot(r.out, "x") + "\n", value);
+  EXPECT_EQ(value, "0.7318601701098453\n");
+  EXPECT_NE(r.out.find("label=\"{ x | value 0.5 | adjoint 0.7319 }\""), std::string::npos);
   // The result's adjoint is the cotangent.
   std::size_t result = r.out.find("penwidth=2");
   ASSERT_NE(result, std::string::npos);
   std::string line = r.out.substr(result, r.out.find('\n', result) - result);
   EXPECT_NE(line.find("| adjoint 1 }\""), std::string::npos) << line;
+  // Top to bottom.
+  EXPECT_EQ(r.out.find("rankdir"), std::string::npos);
+}
+
+// The SVG Graphviz draws of that graph (this machine's Graphviz and fonts: Debian 12's), with
+// each value's full digits in its node's tooltip.
+TEST(TracePicture, GoldenSvg) {
+  std::string svg = temp_path("chain_rule.svg");
+  ProcessResult r = adlang(
+      {"trace", "chain_rule.ad", "--env", "x=0.5", "--format", "svg", "--wrt", "x", "-o", svg});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string text = test::read_file(svg);
+  test::expect_golden("pictures/chain_rule.svg", text);
+  EXPECT_NE(text.find("xlink:title=\"x&#10;value 0.5&#10;adjoint 0.7318601701098453\""),
+            std::string::npos);
+  EXPECT_NE(text.find(">adjoint 0.7319<"), std::string::npos);
 }
 
 TEST(TracePicture, SharedSubtermsAreDrawnOnce) {
@@ -66,31 +98,74 @@ TEST(TracePicture, SharedSubtermsAreDrawnOnce) {
   ProcessResult r = adlang({"trace", f, "--env", "x=3", "--format", "dot", "--wrt", "x"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   test::expect_golden("pictures/shared.dot", r.out);
-  // y = x * x is one node (one "*" operation, named by the trace's x_1 and the program's y)
-  // with two consumers; its adjoint is d(sin y + y)/dy = cos 9 + 1.
+  // y = x * x is one node (one "*" operation, named by the program's y) with two consumers;
+  // its adjoint is d(sin y + y)/dy = cos 9 + 1.
   std::size_t muls = 0;
   for (std::size_t at = r.out.find("label=\"*\""); at != std::string::npos;
        at = r.out.find("label=\"*\"", at + 1))
     ++muls;
   EXPECT_EQ(muls, 1u);
-  EXPECT_EQ(adjoint_in_dot(r.out, "x_1, y"), "0.08886973811532306");
+  EXPECT_EQ(adjoint_in_dot(r.out, "y"), "0.08886973811532306");
 }
 
-TEST(TracePicture, SvgAndPngAreDrawnByGraphviz) {
-  std::string svg = temp_path("t.svg"), png = temp_path("t.png");
-  ProcessResult a = adlang(
-      {"trace", "chain_rule.ad", "--env", "x=0.5", "--format", "svg", "--wrt", "x", "-o", svg});
-  ASSERT_EQ(a.exit_code, 0) << a.err;
-  std::string text = test::read_file(svg);
-  EXPECT_NE(text.find("<svg"), std::string::npos);
-  EXPECT_NE(text.find("adjoint"), std::string::npos);
-  ProcessResult b =
-      adlang({"trace", "chain_rule.ad", "--env", "x=0.5", "--format", "png", "-o", png});
-  ASSERT_EQ(b.exit_code, 0) << b.err;
-  EXPECT_EQ(test::read_file(png).substr(0, 4), "\x89PNG");
-  ProcessResult c = adlang({"trace", "chain_rule.ad", "--env", "x=0.5", "--format", "svg"});
-  EXPECT_EQ(c.exit_code, 2);
-  EXPECT_NE(c.err.find("-o FILE"), std::string::npos);
+// Labels name values by the program's names only: a parameter is named as the definition
+// names it, and the trace's fresh names (x_1, t_2) and renamings (x_7) never show.
+TEST(TracePicture, LabelsShowTheProgramsNamesOnly) {
+  std::string f = write_temp("calls.ad",
+                             "def sq(y: real): real = y * y;\n"
+                             "let s: real = sq(x) in s + sq(s + 1)");
+  ProcessResult r = adlang({"trace", f, "--env", "x=0.5", "--format", "dot", "--wrt", "x"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> labels = labels_in_dot(r.out);
+  bool named_s = false, named_y = false;
+  for (const std::string& l : labels) {
+    EXPECT_EQ(l.find('_'), std::string::npos) << l;  // no x_1, t_2, y_7
+    named_s |= l.rfind("{ s |", 0) == 0;     // the let's value
+    named_y |= l.rfind("{ x, y |", 0) == 0;  // the first call's parameter (the second's is y_k)
+  }
+  EXPECT_TRUE(named_s) << r.out;
+  EXPECT_TRUE(named_y) << r.out;
+}
+
+// The operands of a non-commutative operator are marked: x / d has its numerator's edge
+// labelled a and its denominator's b, and the operator's node reads "a / b"; those of * and +
+// are not marked.
+TEST(TracePicture, OperandOrderIsMarkedOnNonCommutativeOperators) {
+  std::string f = write_temp("order.ad", "let d: real = x - y in x / d + y * d");
+  ProcessResult r =
+      adlang({"trace", f, "--env", "x=3", "--env", "y=1.25", "--format", "dot", "--wrt", "x"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto node_named = [&](const std::string& head) {
+    std::size_t at = r.out.find("label=\"{ " + head + " |");
+    if (at == std::string::npos) return std::string();
+    std::size_t start = r.out.rfind("\n  ", at) + 3;
+    return r.out.substr(start, r.out.find(' ', start) - start);
+  };
+  std::string x = node_named("x"), y = node_named("y"), d = node_named("d");
+  ASSERT_FALSE(x.empty() || y.empty() || d.empty()) << r.out;
+  std::size_t sub = r.out.find("label=\"a - b\""), div = r.out.find("label=\"a / b\"");
+  ASSERT_NE(sub, std::string::npos) << r.out;
+  ASSERT_NE(div, std::string::npos) << r.out;
+  std::string sub_op = r.out.substr(r.out.rfind("\n  ", sub) + 3);
+  sub_op = sub_op.substr(0, sub_op.find(' '));
+  std::string div_op = r.out.substr(r.out.rfind("\n  ", div) + 3);
+  div_op = div_op.substr(0, div_op.find(' '));
+  EXPECT_NE(r.out.find(x + " -> " + sub_op + " [label=\"a\"]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(y + " -> " + sub_op + " [label=\"b\"]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(x + " -> " + div_op + " [label=\"a\"]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(d + " -> " + div_op + " [label=\"b\"]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("label=\"*\""), std::string::npos);
+  EXPECT_EQ(r.out.find("label=\"a * b\""), std::string::npos);
+}
+
+// Every number on the picture has at most 4 significant digits.
+TEST(TracePicture, ValuesAreRoundedTo4SignificantDigits) {
+  std::string f = write_temp("digits.ad", "(exp(x) / 3, 1234567.891 * x)");
+  ProcessResult r = adlang({"trace", f, "--env", "x=0.1", "--format", "dot"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("value (0.3684, 1.235e+05)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("value 1.105"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("tooltip=\"value 1.1051709180756477\""), std::string::npos) << r.out;
 }
 
 struct Row {
@@ -144,24 +219,33 @@ TEST(Plot, SvgIsValidAndItsSamplesMatchRun) {
   EXPECT_NE(r.out.find("-- undefined: "), std::string::npos);
 }
 
-// The points of the first path drawn in gnuplot's group `id` (the chart's series; the key's
-// sample line comes later), in order: every "x,y" after an M or an L.
+// The points of the longest line drawn in gnuplot's group `id` (the chart's series; the key's
+// two-point sample line is another, in a path of its own or before the series' M in the same
+// path), in order: an "x,y" after an M starts a line, one after an L continues it.
 std::vector<std::pair<double, double>> svg_path_points(const std::string& svg,
                                                        const std::string& id) {
-  std::vector<std::pair<double, double>> points;
+  std::vector<std::pair<double, double>> longest;
   std::size_t group = svg.find("<g id=\"" + id + "\"");
-  if (group == std::string::npos) return points;
-  std::size_t d = svg.find(" d='", group);
-  if (d == std::string::npos) return points;
-  std::size_t end = svg.find('\'', d + 4);
-  std::istringstream in(svg.substr(d + 4, end - d - 4));
-  char command = 0, comma = 0;
-  double x = 0, y = 0;
-  while (in >> command >> x >> comma >> y) {
-    if ((command != 'M' && command != 'L') || comma != ',') return {};
-    points.emplace_back(x, y);
+  if (group == std::string::npos) return longest;
+  std::size_t group_end = svg.find("<g id=\"gnuplot_plot_", group + 1);
+  for (std::size_t d = svg.find(" d='", group); d != std::string::npos && d < group_end;
+       d = svg.find(" d='", d + 1)) {
+    std::vector<std::pair<double, double>> points;
+    std::size_t end = svg.find('\'', d + 4);
+    std::istringstream in(svg.substr(d + 4, end - d - 4));
+    char command = 0, comma = 0;
+    double x = 0, y = 0;
+    while (in >> command >> x >> comma >> y) {
+      if ((command != 'M' && command != 'L') || comma != ',') break;
+      if (command == 'M') {
+        if (points.size() > longest.size()) longest = points;
+        points.clear();
+      }
+      points.emplace_back(x, y);
+    }
+    if (points.size() > longest.size()) longest = points;
   }
-  return points;
+  return longest;
 }
 
 // Each series of the chart is the affine image of its column of the printed table (the pixel
@@ -232,6 +316,102 @@ TEST(Plot, TotalPredicatesShowTheWrongDerivative) {
   EXPECT_EQ(rows[10].rd, "1");
   EXPECT_EQ(rows[10].central, "0");
   EXPECT_EQ(rows[3].rd, "0");
+}
+
+// Central differences are drawn only where they estimate a derivative: not where the program
+// is undefined (relu at 0 under strict predicates), nor across a jump (fact's steps, at 0.5,
+// 1.5, ... where its central differences were spikes of -9e5), nor across a corner (relu at 0
+// under total predicates, where they said 0.5).
+TEST(Plot, NoCentralDifferenceAcrossAnUndefinedPointAJumpOrACorner) {
+  // Under total predicates fact is defined at its steps 0.5, 1.5, ... (strict ones leave it
+  // undefined there, at the ties of n < 0.5), and jumps there.
+  std::string fact = test::source_dir() + "/examples/fact.ad";
+  ProcessResult r = adlang({"plot", fact, "--wrt", "x", "--from", "0", "--to", "4", "--samples",
+                            "41", "--predicates", "total"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<Row> rows = table(r.out);
+  ASSERT_EQ(rows.size(), 41u);
+  for (const Row& row : rows) {
+    if (row.central == "undefined") continue;
+    EXPECT_LT(std::fabs(std::stod(row.central)), 100) << row.x;  // no spike
+  }
+  for (std::size_t i : {5u, 15u, 25u, 35u}) {  // x = 0.5, 1.5, 2.5, 3.5: the jumps
+    EXPECT_EQ(rows[i].central, "undefined") << rows[i].x;
+    EXPECT_NE(rows[i].f, "undefined") << rows[i].x;
+  }
+  EXPECT_NE(rows[10].central, "undefined");  // x = 1, between two jumps
+  std::string relu = write_temp("relu.ad", "if x < 0 then 0 else x");
+  for (const std::string predicates : {"strict", "total"}) {
+    ProcessResult p = adlang({"plot", relu, "--wrt", "x", "--from", "-1", "--to", "1",
+                              "--samples", "21", "--predicates", predicates});
+    ASSERT_EQ(p.exit_code, 0) << p.err;
+    std::vector<Row> pr = table(p.out);
+    ASSERT_EQ(pr.size(), 21u);
+    EXPECT_EQ(pr[10].x, "0");
+    EXPECT_EQ(pr[10].central, "undefined") << predicates;
+    EXPECT_NEAR(std::stod(pr[9].central), 0, 1e-6) << predicates;
+    EXPECT_NEAR(std::stod(pr[11].central), 1, 1e-6) << predicates;
+  }
+}
+
+// The chart's y range comes from the program's values and its derivative's, with a margin;
+// a central difference far outside it does not stretch it; the legend is below the chart.
+TEST(Plot, YRangeFromTheProgramAndItsDerivativeAndTheLegendOutside) {
+  FunctionPlot plot;
+  plot.title = "t";
+  plot.wrt = "x";
+  for (int i = 0; i <= 10; ++i) {
+    PlotSample s;
+    s.x = i;
+    s.f = i;     // from 0 to 10
+    s.rd = 1;
+    s.central = i == 5 ? -9e5 : 1;
+    plot.samples.push_back(s);
+  }
+  std::string script = gnuplot_script(plot, PlotFormat::Svg, "out.svg");
+  EXPECT_NE(script.find("set yrange [-0.80000000000000004:10.800000000000001]"),
+            std::string::npos)
+      << script;
+  EXPECT_NE(script.find("set key outside below"), std::string::npos) << script;
+}
+
+TEST(Plot, ANonRealResultIsNamedWithItsType) {
+  std::string f = write_temp("pair.ad", "(x, sin(x))");
+  ProcessResult r = adlang({"plot", f, "--wrt", "x"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "adlang: error: plot draws a real result, and the program's result has type "
+            "real * real\n");
+}
+
+// adlang graph draws without inputs (the graph's shape does not depend on their values), with
+// the parameters' names, and a legend of the node kinds; --stats runs it and needs them.
+TEST(GraphPicture, NoInputsParameterNamesAndALegend) {
+  std::string fib = test::source_dir() + "/examples/fib.ad";
+  ProcessResult r = adlang({"graph", fib, "--format", "dot"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("label=\"Merge (n)\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(n)\", shape=box"), std::string::npos) << r.out;  // Call_i (n)
+  EXPECT_EQ(r.out.find("(x0)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("subgraph cluster_legend"), std::string::npos);
+  for (const char* kind : {"Switch", "Merge", "Call_i", "Return_i", "dashed"})
+    EXPECT_NE(r.out.find(kind), std::string::npos) << kind;
+  ProcessResult given = adlang({"graph", fib, "--format", "dot", "--env", "n=3"});
+  EXPECT_EQ(given.out, r.out) << "the inputs do not change the picture";
+  std::string svg = temp_path("fib.svg");
+  ProcessResult drawn = adlang({"graph", fib, "--format", "svg", "-o", svg});
+  ASSERT_EQ(drawn.exit_code, 0) << drawn.err;
+  EXPECT_TRUE(valid_xml(svg));
+  ProcessResult stats = adlang({"graph", fib, "--format", "dot", "--stats"});
+  EXPECT_EQ(stats.exit_code, 2);
+  EXPECT_NE(stats.err.find("pass --env n=VALUE"), std::string::npos) << stats.err;
+  // A pair parameter's components by fst and snd.
+  std::string pair = write_temp("pair_param.ad",
+                                "def f(p: real * real): real = fst(p) * snd(p);\nf((x, x))");
+  ProcessResult components = adlang({"graph", pair, "--format", "dot"});
+  ASSERT_EQ(components.exit_code, 0) << components.err;
+  EXPECT_NE(components.out.find("Merge (fst p)"), std::string::npos) << components.out;
+  EXPECT_NE(components.out.find("Merge (snd p)"), std::string::npos) << components.out;
 }
 
 }  // namespace

@@ -3,8 +3,8 @@ what the kernel sends: each cell's program is the definitions of the cells befor
 own, followed by its term, written to a file and run by `adlang run|trace|diff|den|check`
 with the inputs and settings the cells gave (%env, %set). The cells this understands: magic
 lines first (%env, %set precision|predicates|ad|fuel, then at most one of %trace, %diff NAME,
-%den, %check N, %check, %plot NAME FROM TO), then definitions (each from `def` to its `;`) and
-at most one term.
+%den, %check N, %check, %plot NAME FROM TO [table]), then definitions (each from `def` to its
+`;`) and at most one term.
 """
 
 import os
@@ -125,6 +125,10 @@ class CliReference:
         if command == "check" and self.settings.get("ad", "tape") != "paper":
             argv += ["--ad", "linear"]  # the REPL's :check, unless :set ad paper
         out, err, failed, _ = self._run(argv, count, None)
+        if command == "plot" and magic[4:] != ["table"]:
+            # %plot shows the samples only with `table`; the reasons for undefined points always.
+            out = "".join(line + "\n" for line in out.split("\n")
+                          if line.startswith("-- undefined: "))
         svg = None
         if command in ("trace", "diff") and not failed:
             # The picture: `adlang trace` with the same flags (and --wrt for %diff).

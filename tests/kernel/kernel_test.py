@@ -62,6 +62,7 @@ CELLS = [
     "sq((1, 2))",  # a type error, with its caret
     "let y: real = 2 in\n  y * sq(y)",  # a term over two lines
     "%plot x -2 2\ncube(x) - x",
+    "%plot x -1 1 table\nrelu(x)",  # the samples on request; undefined at 0
 ]
 
 
