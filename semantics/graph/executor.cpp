@@ -664,13 +664,7 @@ class Executor {
   }
 
   void free_tag(TagNode* t) {
-    if (t->more) {
-      store_values_ -= t->more->size();
-      store_spilled_bytes_ -= t->more->bytes();
-      delete t->more;
-      t->more = nullptr;
-    }
-    store_values_ -= t->count;
+    drop_values(t);
     --store_tags_;
     free_tags_.push_back(t);
   }
@@ -697,28 +691,105 @@ class Executor {
     return t;
   }
 
-  // A root (no parent) belongs to the one frame that made it: it goes with that frame.
+  // A frame leaves its tag. A root (no parent) is held by the one frame that made it (an rd's
+  // host), and a tag by the frames whose tag it is; nothing else enters a tag but a frame of its
+  // parent. So once no frame has a tag or any tag above it, nothing enters it or reads its
+  // values again (an rd that was undefined before its adjoint ran leaves them), and it can go,
+  // except where a tag below it is still held: a frame that has sent its last output no longer
+  // holds its parent (returned_to) and may still be running, so a host frame can end before
+  // the activations of its rds do. Their tags, and the tags above them, stay until they leave.
   void leave_tag(TagNode* t) {
     auto l = lock_store();
     --t->refs;
-    if (!t->parent) {
-      roots_.erase(t);
-      destroy_tags(t);
-      return;
+    if (t->refs != 0) return;
+    if (unreachable(t)) {
+      TagNode* up = t->parent;
+      if (!drop_unreachable(t) || !up) return;
+      t = up;
     }
-    // Free the tags that hold nothing and that no frame has, up to the owned root.
+    // Free the tags that hold nothing and that no frame has, up to the root.
     while (t->parent && t->refs == 0 && t->empty()) {
       TagNode* up = t->parent;
-      TagNode** link = &up->child;
-      while (*link != t)
-        link = &(*link)->sibling;
-      *link = t->sibling;
+      unlink(t);
       free_tag(t);
       t = up;
     }
+    // A root whose host frame has ended, and whose last held tag has now gone.
+    if (!t->parent && t->refs == 0 && t->child == nullptr) {
+      roots_.erase(t);
+      free_tag(t);
+    }
   }
 
-  // What an rd left behind when it was undefined before its adjoint ran.
+  // Whether no frame has t or a tag above it. (The walk ends at the first held tag: in a run
+  // of nested activations that is t's parent, whose frame waits for t's.)
+  static bool unreachable(const TagNode* t) {
+    for (const TagNode* a = t; a; a = a->parent)
+      if (a->refs != 0) return false;
+    return true;
+  }
+
+  // Removes t from its parent's children.
+  static void unlink(TagNode* t) {
+    TagNode** link = &t->parent->child;
+    while (*link != t)
+      link = &(*link)->sibling;
+    *link = t->sibling;
+  }
+
+  // Frees `top` (unreachable) and the tags below it that no frame has and that have no held tag
+  // below them; the others (above a held tag) lose their values, which nothing reads any more.
+  // Children before parents, iteratively: the trie is as deep as the recursion that made it.
+  // Whether top itself was freed.
+  bool drop_unreachable(TagNode* top) {
+    constexpr std::uint32_t kFreed = UINT32_MAX;  // (refs of a tag freed by this walk)
+    std::vector<TagNode*> order, stack{top};
+    while (!stack.empty()) {
+      TagNode* t = stack.back();
+      stack.pop_back();
+      if (t->refs != 0) continue;  // held: it and its subtree stay as they are
+      order.push_back(t);
+      for (TagNode* c = t->child; c; c = c->sibling)
+        stack.push_back(c);
+    }
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      TagNode* t = *it;
+      TagNode** link = &t->child;
+      while (*link)
+        if ((*link)->refs == kFreed) {
+          *link = (*link)->sibling;
+        } else {
+          link = &(*link)->sibling;
+        }
+      if (t->child != nullptr) {
+        drop_values(t);
+        continue;
+      }
+      if (t == top) {
+        if (t->parent) {
+          unlink(t);
+        } else {
+          roots_.erase(t);
+        }
+      }
+      free_tag(t);
+      t->refs = kFreed;
+    }
+    return top->refs == kFreed;
+  }
+
+  void drop_values(TagNode* t) {
+    if (t->more) {
+      store_values_ -= t->more->size();
+      store_spilled_bytes_ -= t->more->bytes();
+      delete t->more;
+      t->more = nullptr;
+    }
+    store_values_ -= t->count;
+    t->count = 0;
+  }
+
+  // What a run that ended by an exception (a budget, an internal error) left in a trie.
   // Iteratively: the trie is as deep as the recursion that made it.
   void destroy_tags(TagNode* root) {
     std::vector<TagNode*> stack{root};
