@@ -271,8 +271,13 @@ class Executor {
 
   ~Executor() {
     // A run that ended by an exception (a budget, an internal error) leaves frames and tags.
-    for (TagNode* t : roots_)
-      destroy_tags(t);
+    // (A run that exceeded its bound may leave a trie too large to walk within it: its tags
+    // go with the chunks, and only their tables by slot are lost.)
+    try {
+      for (TagNode* t : roots_)
+        destroy_tags(t);
+    } catch (const RunBoundExceeded&) {
+    }
     // The chunks are kept for the next runs (MappedRegions): fresh memory costs a page fault
     // per page and its zeroing, which dominated deep recursions, as it does for the tape.
     for (auto& w : workers_)
@@ -344,6 +349,7 @@ class Executor {
     // count once, at the block's end (no other worker can run them before: see run_parallel).
     std::int64_t holds = 0;
     std::uint64_t tokens = 0, dead = 0, frames = 0, copies = 0;
+    std::uint32_t polls = 0;  // calls admitted (the run's bound is checked at every 256th)
     // Threaded: frames made minus freed, not yet published; the shared count when this worker
     // last saw it.
     std::int64_t frames_delta = 0;
@@ -390,6 +396,10 @@ class Executor {
   const Bottom* fuel_bottom_ = nullptr;
   // A budget exhausted during the run (over_budget): rethrown when the run has unwound.
   std::atomic<bool> budget_failed_{false};
+  // GraphOptions::bound: whether there is one, and the run's start.
+  const bool bounded_ = o_.bound.seconds > 0 || o_.bound.memory_growth_bytes > 0;
+  const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  const std::uint64_t resident_at_start_ = bounded_ ? resident_memory_bytes() : 0;
   std::exception_ptr budget_failure_;
   const Bottom* frames_bottom_ = nullptr;
   alignas(64) Shared<std::int64_t> fuel_pool_{0};
@@ -744,7 +754,9 @@ class Executor {
   bool drop_unreachable(TagNode* top) {
     constexpr std::uint32_t kFreed = UINT32_MAX;  // (refs of a tag freed by this walk)
     std::vector<TagNode*> order, stack{top};
+    std::uint64_t steps = 0;
     while (!stack.empty()) {
+      walked(steps);
       TagNode* t = stack.back();
       stack.pop_back();
       if (t->refs != 0) continue;  // held: it and its subtree stay as they are
@@ -778,6 +790,12 @@ class Executor {
     return top->refs == kFreed;
   }
 
+  // A walk over a trie checks the run's bound too (every 4096th tag): a trie is as large as
+  // the recursion that made it.
+  void walked(std::uint64_t& steps) const {
+    if (bounded_ && (++steps & 4095u) == 0) check_bound();
+  }
+
   void drop_values(TagNode* t) {
     if (t->more) {
       store_values_ -= t->more->size();
@@ -793,7 +811,9 @@ class Executor {
   // Iteratively: the trie is as deep as the recursion that made it.
   void destroy_tags(TagNode* root) {
     std::vector<TagNode*> stack{root};
+    std::uint64_t steps = 0;
     while (!stack.empty()) {
+      walked(steps);
       TagNode* t = stack.back();
       stack.pop_back();
       for (TagNode* c = t->child; c; c = c->sibling)
@@ -1712,7 +1732,7 @@ class Executor {
   // The control Call's charge: nullptr, or the refusal (no fuel, or too many frames).
   // Adjoint sites and an rd's two sites charge no fuel (CallSite::charges_fuel).
   const Bottom* admit(Worker& w, const F* f, const CallSite& s) {
-    if (const Bottom* b = over_budget(f, s)) return b;
+    if (const Bottom* b = over_budget(w, f, s)) return b;
     if (s.charges_fuel && !take_fuel(w)) return fuel_exhausted(f, s);
     // The frame is not made yet: it would be one more.
     if (!frame_allowed(w)) return frames_exhausted(f, s);
@@ -1723,13 +1743,32 @@ class Executor {
   // exhausted, this call and every later one are refused, so that the run unwinds and frees
   // what it holds (graph-dynamic's body copies among it), and run() then reports the budget,
   // or an undefinedness that comes before every refused call.
-  const Bottom* over_budget(const F* f, const CallSite& s) {
+  const Bottom* over_budget(Worker& w, const F* f, const CallSite& s) {
     if (budget_failed_.load(std::memory_order_acquire)) return refused(f, s.pos, s.loc);
     try {
       check_resources();
+      if (bounded_ && (++w.polls & 255u) == 0) check_bound();
       return nullptr;
     } catch (const BudgetExceeded&) {
       return budget_exhausted(f, s.pos, s.loc);
+    } catch (const RunBoundExceeded&) {
+      return budget_exhausted(f, s.pos, s.loc);
+    }
+  }
+
+  // GraphOptions::bound.
+  void check_bound() const {
+    const RunBound& b = o_.bound;
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    if (b.seconds > 0 && took > b.seconds)
+      throw RunBoundExceeded("the run took more than its bound of " + std::to_string(b.seconds) +
+                             " s");
+    if (b.memory_growth_bytes > 0) {
+      const std::uint64_t now = resident_memory_bytes();
+      if (now > resident_at_start_ && now - resident_at_start_ > b.memory_growth_bytes)
+        throw RunBoundExceeded("the run grew resident memory by more than its bound of " +
+                               std::to_string(b.memory_growth_bytes >> 20) + " MiB");
     }
   }
 
