@@ -324,6 +324,18 @@ class Generator {
     return mk::rd(cot, point, y, t, body);
   }
 
+  // M.fd_L(x:T. N) : U as the front end spells it (Sec. 2): M.rd_{0_U}(y:U. y.rd_L(x:T. N)).
+  Term forward_mode(Type u, unsigned size) {
+    Type t = rng_.chance(0.4) ? Type::unit() : random_type(rng_, 1);
+    Name x = fresh("z"), y = fresh("z");
+    Term m = gen(t, part(size, 4));
+    Term l = gen(t, part(size, 4));
+    rd_depth_ += 2;
+    Term n = with_var(x, t, [&] { return gen(u, std::max(2u, size / 2)); });
+    rd_depth_ -= 2;
+    return mk::rd(m, make_zero(u), y, u, mk::rd(mk::var(y, u), l, x, t, n));
+  }
+
   Name function_name() {
     static const char* const kPool[] = {"f", "g", "h"};
     return Name(kPool[rng_.below(3)]);
@@ -369,7 +381,11 @@ class Generator {
       rt = callee_result;
     }
     Name r = fresh("r");
-    Term step = with_var(r, rt, [&] { return gen(u, part(size, 3)); });
+    Term step = with_var(r, rt, [&] {
+      if (c_.rd_in_step > 0 && rd_depth_ + 2 <= c_.max_rd_depth && rng_.chance(c_.rd_in_step))
+        return forward_mode(u, part(size, 3));
+      return gen(u, part(size, 3));
+    });
     Term recursive = mk::let(r, rt, rec, step);
     if (callee_result == u && rng_.chance(0.25)) {
       // (The let, and so an rd in it, stays as often as not: the tail calls do not replace the

@@ -28,10 +28,14 @@
 namespace adlang::checker {
 
 struct GenConfig {
-  unsigned max_size = 10;        // size budget of the main term (roughly its node count)
-  unsigned max_rd_depth = 3;     // rd nested inside rd (0: no rd)
-  unsigned rd_weight = 3;        // how often a term is an rd (the other forms weigh 1-6)
-  bool rd_main = false;          // the main term is an rd more often than not
+  unsigned max_size = 10;     // size budget of the main term (roughly its node count)
+  unsigned max_rd_depth = 3;  // rd nested inside rd (0: no rd)
+  unsigned rd_weight = 3;     // how often a term is an rd (the other forms weigh 1-6)
+  bool rd_main = false;       // the main term is an rd more often than not
+  // How often the step of a counted recursion (after its recursive call) is forward mode,
+  // M.fd_L(x:T. N), two nested rds (T often unit) whose N may read the call's result: each
+  // activation of the recursion then hosts rds (the graph properties' generators; 0: never).
+  double rd_in_step = 0;
   bool polynomial_only = false;  // only + - * / neg dot scale (exact rationals)
   bool recursion = true;         // letrec and calls
   bool conditionals = true;

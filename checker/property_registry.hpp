@@ -89,6 +89,13 @@ struct CheckConfig {
   std::uint64_t max_approximant = 64;
   // The linear R's step budget (a memory guard: its work is linear in the trace).
   std::uint64_t max_linear_derivative_steps = 2000000;
+  // The graph properties' bound per run of the graph: its time is at most
+  // graph_run_seconds + graph_run_ratio times the compiled evaluator's on the same program,
+  // and resident memory grows by at most graph_run_memory. Exceeding it is a counterexample
+  // (the graph needs far more than the compiled evaluator), not a discarded program.
+  double graph_run_seconds = 2;
+  double graph_run_ratio = 100;
+  std::uint64_t graph_run_memory = std::uint64_t{1} << 30;
   // Every property with the linear R in place of Fig. 6's (`adlang check --ad linear`).
   bool linear_r = false;
   Implementations impl = production_implementations();

@@ -2,6 +2,7 @@
 // against the compiled evaluator, bit for bit.
 #include "checker/graph_agrees.hpp"
 
+#include <chrono>
 #include <optional>
 #include <sstream>
 #include <type_traits>
@@ -28,11 +29,15 @@ struct Run {
   UndefinedKind kind = UndefinedKind::OpDomain;
   std::string reason;
   SourceLoc loc;  // of the undefinedness
+  // The graph's run exceeded its bound (graph::RunBound): `reason` says which.
+  bool out_of_bound = false;
+  double seconds = 0;  // how long the run took
 };
 
 template <class F>
 Run attempt_run(F&& f) {
   Run r;
+  const auto start = std::chrono::steady_clock::now();
   try {
     r.value = f();
     r.defined = true;
@@ -40,8 +45,26 @@ Run attempt_run(F&& f) {
     r.kind = e.kind();
     r.reason = std::string(to_string(e.kind())) + ": " + e.what();
     r.loc = e.loc();
+  } catch (const graph::RunBoundExceeded& e) {
+    r.out_of_bound = true;
+    r.reason = e.what();
   }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
+}
+
+// The bound of one graph run, from the compiled evaluator's run of the same program.
+graph::RunBound run_bound(const CheckConfig& config, const Run& compiled) {
+  return graph::RunBound{config.graph_run_seconds + config.graph_run_ratio * compiled.seconds,
+                         config.graph_run_memory};
+}
+
+// A graph run that exceeded its bound: the counterexample's text.
+std::string out_of_bound(const char* variant, const Run& r, const Run& compiled) {
+  std::ostringstream o;
+  o << variant << ": " << r.reason << " (it ran " << r.seconds
+    << " s; the compiled evaluator: " << compiled.seconds << " s)";
+  return o.str();
 }
 
 std::string show(const Run& r, Type t) {
@@ -95,8 +118,9 @@ using RunGraphFn = Value<double> (*)(const graph::Graph&, const std::vector<Valu
 
 Run run_variant(const Variant& v, const graph::Graph& g, const Term& term,
                 const std::vector<Value<double>>& values, const EvalOptions& eo, RunGraphFn run,
-                graph::GraphStats* stats = nullptr) {
+                const graph::RunBound& bound, graph::GraphStats* stats = nullptr) {
   graph::GraphOptions go;
+  go.bound = bound;
   go.engine = v.engine;
   go.threads = v.threads;
   go.deadness = v.deadness;
@@ -151,7 +175,9 @@ Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type
     graph::GraphStats* stats = nullptr;
     if (v.engine == Engine::Static && v.threads == 1)
       stats = v.deadness == Deadness::Elide ? &elided : &propagated;
-    Run r = run_variant(v, g, term, values, eo, &graph::run_graph, stats);
+    Run r =
+        run_variant(v, g, term, values, eo, &graph::run_graph, run_bound(config, compiled), stats);
+    if (r.out_of_bound) return Outcome{Verdict::Fail, out_of_bound(v.name, r, compiled)};
     bool agree = compiled.defined ? (r.defined && numerics::identical(r.value, compiled.value))
                                   : (!r.defined && r.kind == compiled.kind);
     if (!agree) {
@@ -253,9 +279,14 @@ Outcome graph_rd_agrees_on(const Term& term, const std::vector<std::pair<Name, T
   std::optional<Run> first;
   for (const Variant& v : variants) {
     if (v.threads > 1 && !kThreadsAvailable) continue;  // the playground (support/threads.hpp)
-    Run r = run_variant(v, g, term, values, eo, config.impl.run_graph);
+    Run r = run_variant(v, g, term, values, eo, config.impl.run_graph, run_bound(config, linear));
+    if (r.out_of_bound) return Outcome{Verdict::Fail, out_of_bound(v.name, r, linear)};
     if (calls) {
-      Run c = run_variant(v, *calls, term, values, eo, config.impl.run_graph);
+      Run c = run_variant(v, *calls, term, values, eo, config.impl.run_graph,
+                          run_bound(config, linear));
+      if (c.out_of_bound)
+        return Outcome{Verdict::Fail,
+                       out_of_bound((std::string(v.name) + ", rds called").c_str(), c, linear)};
       bool same = r.defined ? (c.defined && numerics::identical(r.value, c.value))
                             : (!c.defined && r.kind == c.kind &&
                                (v.threads > 1 || (r.reason == c.reason && r.loc == c.loc)));
@@ -329,9 +360,17 @@ struct PartitionedAgrees {
   }
 };
 
+// The default programs, with recursions whose steps host rds (GenConfig::rd_in_step): the
+// activations of those rds may outlive their host's frame (docs/graph-ad.md).
+GenConfig graph_generator(unsigned max_size) {
+  GenConfig g = default_generator(max_size);
+  g.rd_in_step = 0.5;
+  return g;
+}
+
 // Programs with rd more often than the default's (programs without one are discarded).
 GenConfig rd_generator(unsigned max_size) {
-  GenConfig g = default_generator(max_size);
+  GenConfig g = graph_generator(max_size);
   g.rd_main = true;
   return g;
 }
@@ -345,7 +384,7 @@ std::vector<PropertyInfo> graph_properties() {
           ? "the tagged dataflow graph (static, dynamic; 1 and 4 threads) = the compiled evaluator"
           : "the tagged dataflow graph (static, dynamic; 1 thread: this build has no threads) = "
             "the compiled evaluator",
-      PrecisionRule::DoubleOnly, &default_generator);
+      PrecisionRule::DoubleOnly, &graph_generator);
   p.bitwise = true;
   PropertyInfo q = property_entry<PartitionedAgrees>(
       "partitioned-agrees", "graph", "thesis Sec. 5.4",

@@ -271,8 +271,13 @@ class Executor {
 
   ~Executor() {
     // A run that ended by an exception (a budget, an internal error) leaves frames and tags.
-    for (TagNode* t : roots_)
-      destroy_tags(t);
+    // (A run that exceeded its bound may leave a trie too large to walk within it: its tags
+    // go with the chunks, and only their tables by slot are lost.)
+    try {
+      for (TagNode* t : roots_)
+        destroy_tags(t);
+    } catch (const RunBoundExceeded&) {
+    }
     // The chunks are kept for the next runs (MappedRegions): fresh memory costs a page fault
     // per page and its zeroing, which dominated deep recursions, as it does for the tape.
     for (auto& w : workers_)
@@ -344,6 +349,7 @@ class Executor {
     // count once, at the block's end (no other worker can run them before: see run_parallel).
     std::int64_t holds = 0;
     std::uint64_t tokens = 0, dead = 0, frames = 0, copies = 0;
+    std::uint32_t polls = 0;  // calls admitted (the run's bound is checked at every 256th)
     // Threaded: frames made minus freed, not yet published; the shared count when this worker
     // last saw it.
     std::int64_t frames_delta = 0;
@@ -390,6 +396,10 @@ class Executor {
   const Bottom* fuel_bottom_ = nullptr;
   // A budget exhausted during the run (over_budget): rethrown when the run has unwound.
   std::atomic<bool> budget_failed_{false};
+  // GraphOptions::bound: whether there is one, and the run's start.
+  const bool bounded_ = o_.bound.seconds > 0 || o_.bound.memory_growth_bytes > 0;
+  const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  const std::uint64_t resident_at_start_ = bounded_ ? resident_memory_bytes() : 0;
   std::exception_ptr budget_failure_;
   const Bottom* frames_bottom_ = nullptr;
   alignas(64) Shared<std::int64_t> fuel_pool_{0};
@@ -664,13 +674,7 @@ class Executor {
   }
 
   void free_tag(TagNode* t) {
-    if (t->more) {
-      store_values_ -= t->more->size();
-      store_spilled_bytes_ -= t->more->bytes();
-      delete t->more;
-      t->more = nullptr;
-    }
-    store_values_ -= t->count;
+    drop_values(t);
     --store_tags_;
     free_tags_.push_back(t);
   }
@@ -697,32 +701,119 @@ class Executor {
     return t;
   }
 
-  // A root (no parent) belongs to the one frame that made it: it goes with that frame.
+  // A frame leaves its tag. A root (no parent) is held by the one frame that made it (an rd's
+  // host), and a tag by the frames whose tag it is; nothing else enters a tag but a frame of its
+  // parent. So once no frame has a tag or any tag above it, nothing enters it or reads its
+  // values again (an rd that was undefined before its adjoint ran leaves them), and it can go,
+  // except where a tag below it is still held: a frame that has sent its last output no longer
+  // holds its parent (returned_to) and may still be running, so a host frame can end before
+  // the activations of its rds do. Their tags, and the tags above them, stay until they leave.
   void leave_tag(TagNode* t) {
     auto l = lock_store();
     --t->refs;
-    if (!t->parent) {
-      roots_.erase(t);
-      destroy_tags(t);
-      return;
+    if (t->refs != 0) return;
+    if (unreachable(t)) {
+      TagNode* up = t->parent;
+      if (!drop_unreachable(t) || !up) return;
+      t = up;
     }
-    // Free the tags that hold nothing and that no frame has, up to the owned root.
+    // Free the tags that hold nothing and that no frame has, up to the root.
     while (t->parent && t->refs == 0 && t->empty()) {
       TagNode* up = t->parent;
-      TagNode** link = &up->child;
-      while (*link != t)
-        link = &(*link)->sibling;
-      *link = t->sibling;
+      unlink(t);
       free_tag(t);
       t = up;
     }
+    // A root whose host frame has ended, and whose last held tag has now gone.
+    if (!t->parent && t->refs == 0 && t->child == nullptr) {
+      roots_.erase(t);
+      free_tag(t);
+    }
   }
 
-  // What an rd left behind when it was undefined before its adjoint ran.
+  // Whether no frame has t or a tag above it. (The walk ends at the first held tag: in a run
+  // of nested activations that is t's parent, whose frame waits for t's.)
+  static bool unreachable(const TagNode* t) {
+    for (const TagNode* a = t; a; a = a->parent)
+      if (a->refs != 0) return false;
+    return true;
+  }
+
+  // Removes t from its parent's children.
+  static void unlink(TagNode* t) {
+    TagNode** link = &t->parent->child;
+    while (*link != t)
+      link = &(*link)->sibling;
+    *link = t->sibling;
+  }
+
+  // Frees `top` (unreachable) and the tags below it that no frame has and that have no held tag
+  // below them; the others (above a held tag) lose their values, which nothing reads any more.
+  // Children before parents, iteratively: the trie is as deep as the recursion that made it.
+  // Whether top itself was freed.
+  bool drop_unreachable(TagNode* top) {
+    constexpr std::uint32_t kFreed = UINT32_MAX;  // (refs of a tag freed by this walk)
+    std::vector<TagNode*> order, stack{top};
+    std::uint64_t steps = 0;
+    while (!stack.empty()) {
+      walked(steps);
+      TagNode* t = stack.back();
+      stack.pop_back();
+      if (t->refs != 0) continue;  // held: it and its subtree stay as they are
+      order.push_back(t);
+      for (TagNode* c = t->child; c; c = c->sibling)
+        stack.push_back(c);
+    }
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      TagNode* t = *it;
+      TagNode** link = &t->child;
+      while (*link)
+        if ((*link)->refs == kFreed) {
+          *link = (*link)->sibling;
+        } else {
+          link = &(*link)->sibling;
+        }
+      if (t->child != nullptr) {
+        drop_values(t);
+        continue;
+      }
+      if (t == top) {
+        if (t->parent) {
+          unlink(t);
+        } else {
+          roots_.erase(t);
+        }
+      }
+      free_tag(t);
+      t->refs = kFreed;
+    }
+    return top->refs == kFreed;
+  }
+
+  // A walk over a trie checks the run's bound too (every 4096th tag): a trie is as large as
+  // the recursion that made it.
+  void walked(std::uint64_t& steps) const {
+    if (bounded_ && (++steps & 4095u) == 0) check_bound();
+  }
+
+  void drop_values(TagNode* t) {
+    if (t->more) {
+      store_values_ -= t->more->size();
+      store_spilled_bytes_ -= t->more->bytes();
+      delete t->more;
+      t->more = nullptr;
+    }
+    store_values_ -= t->count;
+    t->count = 0;
+  }
+
+  // What a run that ended by an exception (a budget, an internal error) left in a trie.
   // Iteratively: the trie is as deep as the recursion that made it.
   void destroy_tags(TagNode* root) {
     std::vector<TagNode*> stack{root};
+    std::uint64_t steps = 0;
     while (!stack.empty()) {
+      walked(steps);
       TagNode* t = stack.back();
       stack.pop_back();
       for (TagNode* c = t->child; c; c = c->sibling)
@@ -1641,7 +1732,7 @@ class Executor {
   // The control Call's charge: nullptr, or the refusal (no fuel, or too many frames).
   // Adjoint sites and an rd's two sites charge no fuel (CallSite::charges_fuel).
   const Bottom* admit(Worker& w, const F* f, const CallSite& s) {
-    if (const Bottom* b = over_budget(f, s)) return b;
+    if (const Bottom* b = over_budget(w, f, s)) return b;
     if (s.charges_fuel && !take_fuel(w)) return fuel_exhausted(f, s);
     // The frame is not made yet: it would be one more.
     if (!frame_allowed(w)) return frames_exhausted(f, s);
@@ -1652,13 +1743,32 @@ class Executor {
   // exhausted, this call and every later one are refused, so that the run unwinds and frees
   // what it holds (graph-dynamic's body copies among it), and run() then reports the budget,
   // or an undefinedness that comes before every refused call.
-  const Bottom* over_budget(const F* f, const CallSite& s) {
+  const Bottom* over_budget(Worker& w, const F* f, const CallSite& s) {
     if (budget_failed_.load(std::memory_order_acquire)) return refused(f, s.pos, s.loc);
     try {
       check_resources();
+      if (bounded_ && (++w.polls & 255u) == 0) check_bound();
       return nullptr;
     } catch (const BudgetExceeded&) {
       return budget_exhausted(f, s.pos, s.loc);
+    } catch (const RunBoundExceeded&) {
+      return budget_exhausted(f, s.pos, s.loc);
+    }
+  }
+
+  // GraphOptions::bound.
+  void check_bound() const {
+    const RunBound& b = o_.bound;
+    const double took =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    if (b.seconds > 0 && took > b.seconds)
+      throw RunBoundExceeded("the run took more than its bound of " + std::to_string(b.seconds) +
+                             " s");
+    if (b.memory_growth_bytes > 0) {
+      const std::uint64_t now = resident_memory_bytes();
+      if (now > resident_at_start_ && now - resident_at_start_ > b.memory_growth_bytes)
+        throw RunBoundExceeded("the run grew resident memory by more than its bound of " +
+                               std::to_string(b.memory_growth_bytes >> 20) + " MiB");
     }
   }
 

@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "lang/name.hpp"
@@ -52,6 +53,20 @@ enum class Deadness {
   Elide,
 };
 
+// A bound on one run (0: none), for the checker's graph properties, which give every program
+// one: the run's wall-clock time, and how far resident memory grows above what it was when the
+// run began. Polled at calls (every 256th, per worker), like --timeout and --max-memory;
+// exceeding it ends the run with RunBoundExceeded, as an exhausted budget does.
+struct RunBound {
+  double seconds = 0;
+  std::uint64_t memory_growth_bytes = 0;
+};
+
+class RunBoundExceeded : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 struct GraphOptions {
   Engine engine = Engine::Static;
   unsigned threads = 1;
@@ -63,6 +78,7 @@ struct GraphOptions {
   // The graph's schedule for this `deadness` (make_graph_schedule), made once for several
   // runs; null: the run makes it.
   const GraphSchedule* schedule = nullptr;
+  RunBound bound;
 };
 
 struct GraphStats {

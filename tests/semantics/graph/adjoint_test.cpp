@@ -227,6 +227,56 @@ TEST(GraphAd, DeepTrieOfAnUndefinedRdIsFreed) {
   EXPECT_EQ(value(prog, {{"x0", "1"}}, 2).substr(0, 20), "undefined (operator ");
 }
 
+// A frame that has sent its last output no longer holds its parent, so an rd's host frame can
+// end while activations of its rds still run (here each step of a recursion nests rds of unit
+// points, `().fd[()](...)`); the tags of those activations, held by their frames, outlive the
+// trie's root. (Once they went with the root, were reused while still in the trie, and made a
+// cycle in it: the graph ran out of memory where the compiled evaluator answers at once.)
+TEST(GraphAd, RdActivationsOutliveTheirHostFrame) {
+  const std::pair<std::string, std::string> programs[] = {
+      {"def f(p: real * real): real = let (n: real, x: real) = p in\n"
+       "  if n < 0.5 then 1 else let r: real = f(n - 1, x) in ().fd[()](u: unit. r);\n"
+       "f(3, x0)",
+       "0"},
+      {test::read_file(test::source_dir() + "/tests/semantics/graph/rd_in_recursion.ad"),
+       "(0, 0, 0)"}};
+  // The compiled evaluator with the tape, as `adlang run` (the host-side Rd nodes too).
+  EvalOptions total;
+  total.predicates = PredicateMode::Total;
+  total.evaluator = Evaluator::Compiled;
+  use_ad(total, AdMode::Tape);
+  checker::CheckConfig config;
+  config.predicates = PredicateMode::Total;
+  for (const auto& [prog, value] : programs) {
+    const test::Env env{{"x0", "0"}};
+    const std::string expected = test::run<double>(prog, env, total);
+    EXPECT_EQ(expected, value);
+    for (graph::RdLowering rd :
+         {graph::RdLowering::Adjoint, graph::RdLowering::Calls, graph::RdLowering::Host}) {
+      Lowered l = lowered(prog, env, rd);
+      for (graph::Engine e : {graph::Engine::Static, graph::Engine::Dynamic})
+        for (unsigned threads : {1u, 2u, 4u})
+          for (graph::Deadness d : {graph::Deadness::Elide, graph::Deadness::Propagate}) {
+            graph::GraphOptions o = options(threads);
+            o.engine = e;
+            o.deadness = d;
+            o.eval = total;
+            NameSupply names = l.checked.names;
+            EXPECT_EQ(print_value<double>(l.checked.term.type(),
+                                          graph::run_graph(l.g, l.values, o, names)),
+                      expected);
+          }
+    }
+    // Bit for bit against the compiled evaluator, and against the linear R.
+    Lowered l = lowered(prog, env);
+    std::vector<std::pair<Name, Type>> inputs{{Name("x0"), Type::real()}};
+    EXPECT_EQ(checker::graph_agrees_on(l.checked.term, inputs, l.values, config).verdict,
+              checker::Verdict::Pass);
+    EXPECT_EQ(checker::graph_rd_agrees_on(l.checked.term, inputs, l.values, config).verdict,
+              checker::Verdict::Pass);
+  }
+}
+
 // An rd the recursion passes through has no finite static graph: it stays a host-side node.
 TEST(GraphAd, RecursionThroughRdFallsBackToTheHostNode) {
   std::string prog = test::read_file(test::source_dir() + "/examples/own_derivative.ad");
