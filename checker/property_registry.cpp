@@ -58,6 +58,10 @@ const std::vector<PropertyInfo>& all_properties() {
 const PropertyInfo* find_property(const std::string& name) {
   for (const PropertyInfo& p : all_properties())
     if (name == p.name) return &p;
+#ifdef ADLANG_EXPORT_PROPERTIES
+  for (const PropertyInfo& p : export_properties())
+    if (name == p.name) return &p;
+#endif
   return nullptr;
 }
 

@@ -162,6 +162,9 @@ std::vector<PropertyInfo> derivative_properties();
 std::vector<PropertyInfo> linear_r_properties();
 std::vector<PropertyInfo> engine_properties();
 std::vector<PropertyInfo> graph_properties();
+// The properties run only when named (`--property NAME`), not in the default set: the export
+// family (checker/properties/export.cpp) runs Python. Absent from the WebAssembly build.
+const std::vector<PropertyInfo>& export_properties();
 
 // A table entry's checks from a family's property P (a type with `template <class S> static
 // Outcome check(Case<S>&)`), for the precisions `rule` runs.
