@@ -1,5 +1,7 @@
 #include "checker/property_registry.hpp"
 
+#include <algorithm>
+
 #include "checker/property_case.hpp"
 #include "checker/term_edit.hpp"
 #include "lang/diagnostics.hpp"
@@ -55,9 +57,26 @@ const std::vector<PropertyInfo>& all_properties() {
   return table;
 }
 
+namespace {
+
+std::vector<const std::vector<PropertyInfo>*>& on_request_tables() {
+  static std::vector<const std::vector<PropertyInfo>*> tables;
+  return tables;
+}
+
+}  // namespace
+
+void add_on_request_properties(const std::vector<PropertyInfo>& table) {
+  std::vector<const std::vector<PropertyInfo>*>& tables = on_request_tables();
+  if (std::find(tables.begin(), tables.end(), &table) == tables.end()) tables.push_back(&table);
+}
+
 const PropertyInfo* find_property(const std::string& name) {
   for (const PropertyInfo& p : all_properties())
     if (name == p.name) return &p;
+  for (const std::vector<PropertyInfo>* table : on_request_tables())
+    for (const PropertyInfo& p : *table)
+      if (name == p.name) return &p;
   return nullptr;
 }
 

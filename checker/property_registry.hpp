@@ -169,6 +169,10 @@ std::vector<PropertyInfo> derivative_properties();
 std::vector<PropertyInfo> linear_r_properties();
 std::vector<PropertyInfo> engine_properties();
 std::vector<PropertyInfo> graph_properties();
+// Properties run only when named (`--property NAME`), not in the default set, that a layer above
+// the checker adds before a run (docs/design.md Sec. 2): the export family
+// (conform/export_property.hpp) runs Python. Adding the same table twice adds it once.
+void add_on_request_properties(const std::vector<PropertyInfo>& table);
 
 // A table entry's checks from a family's property P (a type with `template <class S> static
 // Outcome check(Case<S>&)`), for the precisions `rule` runs.

@@ -1,5 +1,6 @@
 // Registration of `adlang den` and `adlang check` with CLI11 (see cli/checker_commands.hpp).
 #include "cli/checker_commands.hpp"
+#include "cli/conform_commands.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -7,6 +8,7 @@
 
 #include "checker/property_registry.hpp"
 #include "cli/exit_codes.hpp"
+#include "conform/export_property.hpp"
 
 namespace adlang {
 
@@ -59,6 +61,7 @@ void add_check(CLI::App& app, int& exit_code) {
     CheckOptions opts;
     std::string precision = "double", predicates, shard = "0/1", ad = "paper";
     bool no_progress = false;
+    std::string emit_suite;  // --emit-suite DIR (cli/conform_command.cpp)
   };
   auto st = std::make_shared<State>();
   const std::string names = checker::property_names();
@@ -117,6 +120,11 @@ void add_check(CLI::App& app, int& exit_code) {
   check->add_flag("--json", st->opts.json, "machine-readable output");
   check->add_flag("--no-progress", st->no_progress, "no progress line on stderr");
   check->add_flag("--list", st->opts.list, "list the properties and exit");
+  check
+      ->add_option("--emit-suite", st->emit_suite,
+                   "write a conformance suite to DIR instead (docs/conform.md): the random "
+                   "programs of --count and --seed, or FILE at its --env inputs")
+      ->type_name("DIR");
   check->callback([st, &exit_code] {
     CheckOptions& o = st->opts;
     o.precision = parse_precision(st->precision).value_or(Precision::Double);
@@ -134,6 +142,10 @@ void add_check(CLI::App& app, int& exit_code) {
     }
     o.shard_index = i;
     o.shard_count = n;
+    if (!st->emit_suite.empty()) {
+      exit_code = emit_suite_command(o, st->emit_suite, std::cout, std::cerr);
+      return;
+    }
     exit_code = check_command(o, std::cout, std::cerr);
   });
 }
@@ -141,6 +153,7 @@ void add_check(CLI::App& app, int& exit_code) {
 }  // namespace
 
 void register_checker_commands(CLI::App& app, int& exit_code) {
+  checker::add_export_properties();  // found by name: adlang check --property export-round-trip
   add_den(app, exit_code);
   add_check(app, exit_code);
 }

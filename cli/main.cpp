@@ -6,6 +6,7 @@
 
 #include "cli/checker_commands.hpp"
 #include "cli/commands.hpp"
+#include "cli/conform_commands.hpp"
 #include "cli/exit_codes.hpp"
 #ifdef ADLANG_LEAN
 #include "cli/full_build.hpp"
@@ -335,6 +336,10 @@ int main(int argc, char** argv) {
   // adlang den / adlang check (cli/checker_commands.hpp): set their exit code when they run.
   int checker_exit = -1;
   if (wanted("den") || wanted("check")) register_checker_commands(app, checker_exit);
+  // adlang export / adlang conform (cli/conform_commands.hpp): set their exit code.
+  int conform_exit = -1;
+  if (wanted("export")) register_export_command(app, conform_exit);
+  if (wanted("conform")) register_conform_command(app, conform_exit);
 
 #ifdef ADLANG_WITH_KERNEL
   // adlang kernel / adlang kernel install (cli/kernel_command.hpp): set their exit code.
@@ -360,6 +365,7 @@ int main(int argc, char** argv) {
   }
 
   if (checker_exit >= 0) return checker_exit;
+  if (conform_exit >= 0) return conform_exit;
 #ifdef ADLANG_WITH_KERNEL
   if (kernel_exit >= 0) return kernel_exit;
 #endif

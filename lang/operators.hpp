@@ -4,7 +4,7 @@
 //   definition   its name, type, open domain (where it is smooth), whether exact rationals
 //                compute it, its infix symbol, and its reverse derivative op_r(<x, w>) as a
 //                trace-term template over table operators, in the notation of the paper's
-//                table (parsed once by lang/reverse_template.cpp);
+//                table (parsed once by lang/reverse_template.cpp), and its Python (export);
 //   primal       its value ev(op, V) (Sec. 3) for any scalar type S, inside its domain: the
 //                mathematical function, which every evaluator applies through
 //                semantics/op_eval.hpp (that file checks the domain and the range around it).
@@ -92,6 +92,16 @@ constexpr std::size_t size_of(OpShape shape, unsigned n) {
   return 0;
 }
 
+// How an operator is written in an exported Python program (conform/python_export.hpp): an
+// expression over its argument, named as in the reverse template (x; a, b for a pair; u, v for
+// dot_n; c, v for scale_n), in plain Python (floats, the math module) and in PyTorch (float64
+// tensors). The helpers _dot and _scale (vectors as nested tuples) are defined by the export's
+// prelude for both.
+struct PythonForms {
+  std::string_view plain;
+  std::string_view torch;
+};
+
 struct OpDefinition {
   OpKind kind;
   std::string_view name;  // of a sized operator, the name before "_n"
@@ -105,13 +115,17 @@ struct OpDefinition {
   // operator (docs/python.md), separated by spaces: "math tf numpy".
   std::string_view python_modules = {};
   std::string_view reverse;  // op_r(<x, w>), the reverse template
+  PythonForms python;        // its exported Python (conform/python_export.hpp)
 };
 
 namespace operators {
 
 struct Neg {
-  static constexpr OpDefinition definition{
-      .kind = OpKind::Neg, .name = "neg", .polynomial = true, .reverse = "neg(w)"};
+  static constexpr OpDefinition definition{.kind = OpKind::Neg,
+                                           .name = "neg",
+                                           .polynomial = true,
+                                           .reverse = "neg(w)",
+                                           .python = {"-x", "-x"}};
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
     y[0] = -x[0];
@@ -123,7 +137,8 @@ struct Add {
                                            .name = "add",
                                            .arg = OpShape::RealPair,
                                            .polynomial = true,
-                                           .reverse = "(w, w)"};
+                                           .reverse = "(w, w)",
+                                           .python = {"a + b", "a + b"}};
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
     y[0] = x[0] + x[1];
@@ -136,7 +151,8 @@ struct Sub {
                                            .arg = OpShape::RealPair,
                                            .polynomial = true,
                                            .infix = "-",
-                                           .reverse = "(w, neg(w))"};
+                                           .reverse = "(w, neg(w))",
+                                           .python = {"a - b", "a - b"}};
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
     y[0] = x[0] - x[1];
@@ -149,7 +165,8 @@ struct Mul {
                                            .arg = OpShape::RealPair,
                                            .polynomial = true,
                                            .infix = "*",
-                                           .reverse = "(mul(w, b), mul(w, a))"};
+                                           .reverse = "(mul(w, b), mul(w, a))",
+                                           .python = {"a * b", "a * b"}};
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
     y[0] = x[0] * x[1];
@@ -157,14 +174,14 @@ struct Mul {
 };
 
 struct Div {
-  static constexpr OpDefinition definition{
-      .kind = OpKind::Div,
-      .name = "div",
-      .arg = OpShape::RealPair,
-      .domain = OpDomain::NonzeroDenominator,
-      .polynomial = true,
-      .infix = "/",
-      .reverse = "(div(w, b), neg(div(mul(w, a), mul(b, b))))"};
+  static constexpr OpDefinition definition{.kind = OpKind::Div,
+                                           .name = "div",
+                                           .arg = OpShape::RealPair,
+                                           .domain = OpDomain::NonzeroDenominator,
+                                           .polynomial = true,
+                                           .infix = "/",
+                                           .reverse = "(div(w, b), neg(div(mul(w, a), mul(b, b))))",
+                                           .python = {"a / b", "a / b"}};
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
     y[0] = x[0] / x[1];
@@ -175,7 +192,8 @@ struct Sin {
   static constexpr OpDefinition definition{.kind = OpKind::Sin,
                                            .name = "sin",
                                            .python_modules = "math tf numpy",
-                                           .reverse = "mul(w, cos(x))"};
+                                           .reverse = "mul(w, cos(x))",
+                                           .python = {"math.sin(x)", "torch.sin(x)"}};
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
     using std::sin;
@@ -187,7 +205,8 @@ struct Cos {
   static constexpr OpDefinition definition{.kind = OpKind::Cos,
                                            .name = "cos",
                                            .python_modules = "math tf numpy",
-                                           .reverse = "neg(mul(w, sin(x)))"};
+                                           .reverse = "neg(mul(w, sin(x)))",
+                                           .python = {"math.cos(x)", "torch.cos(x)"}};
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
     using std::cos;
@@ -199,7 +218,8 @@ struct Exp {
   static constexpr OpDefinition definition{.kind = OpKind::Exp,
                                            .name = "exp",
                                            .python_modules = "math tf numpy",
-                                           .reverse = "mul(w, exp(x))"};
+                                           .reverse = "mul(w, exp(x))",
+                                           .python = {"math.exp(x)", "torch.exp(x)"}};
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
     using std::exp;
@@ -214,7 +234,8 @@ struct Log {
                                            .name = "log",
                                            .domain = OpDomain::PositiveArgument,
                                            .python_modules = "math tf numpy",
-                                           .reverse = "div(w, x)"};
+                                           .reverse = "div(w, x)",
+                                           .python = {"math.log(x)", "torch.log(x)"}};
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
     using std::log;
@@ -227,7 +248,8 @@ struct Sqrt {
                                            .name = "sqrt",
                                            .domain = OpDomain::PositiveArgument,
                                            .python_modules = "math tf numpy",
-                                           .reverse = "div(w, mul(2, sqrt(x)))"};
+                                           .reverse = "div(w, mul(2, sqrt(x)))",
+                                           .python = {"math.sqrt(x)", "torch.sqrt(x)"}};
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
     using std::sqrt;
@@ -239,7 +261,8 @@ struct Tanh {
   static constexpr OpDefinition definition{.kind = OpKind::Tanh,
                                            .name = "tanh",
                                            .python_modules = "math tf numpy",
-                                           .reverse = "mul(w, sub(1, mul(tanh(x), tanh(x))))"};
+                                           .reverse = "mul(w, sub(1, mul(tanh(x), tanh(x))))",
+                                           .python = {"math.tanh(x)", "torch.tanh(x)"}};
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
     using std::tanh;
@@ -252,7 +275,9 @@ struct Sigmoid {
       .kind = OpKind::Sigmoid,
       .name = "sigmoid",
       .python_modules = "tf",
-      .reverse = "mul(w, mul(sigmoid(x), sub(1, sigmoid(x))))"};
+      .reverse = "mul(w, mul(sigmoid(x), sub(1, sigmoid(x))))",
+      .python = {"1 / (1 + math.exp(-x)) if x >= 0 else math.exp(x) / (1 + math.exp(x))",
+                 "torch.sigmoid(x)"}};
   // 1 / (1 + e^-x), written so that neither branch overflows.
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
@@ -274,7 +299,8 @@ struct Floor {
                                            .name = "floor",
                                            .domain = OpDomain::OffIntegers,
                                            .python_modules = "math tf numpy",
-                                           .reverse = "0"};
+                                           .reverse = "0",
+                                           .python = {"float(math.floor(x))", "torch.floor(x)"}};
   template <class S>
   static void primal(const S* x, S* y, unsigned) {
     using std::floor;
@@ -288,7 +314,8 @@ struct Dot {
                                            .arg = OpShape::VectorPair,
                                            .polynomial = true,
                                            .sized = true,
-                                           .reverse = "(scale_n(w, v), scale_n(w, u))"};
+                                           .reverse = "(scale_n(w, v), scale_n(w, u))",
+                                           .python = {"_dot(u, v)", "_dot(u, v)"}};
   // dot_n(u, v) = u_1 v_1 + ... + u_n v_n, summed left to right.
   template <class S>
   static void primal(const S* x, S* y, unsigned n) {
@@ -306,7 +333,8 @@ struct Scale {
                                            .result = OpShape::Vector,
                                            .polynomial = true,
                                            .sized = true,
-                                           .reverse = "(dot_n(v, w), scale_n(c, w))"};
+                                           .reverse = "(dot_n(v, w), scale_n(c, w))",
+                                           .python = {"_scale(c, v)", "_scale(c, v)"}};
   // scale_n(c, v) = (c v_1, ..., c v_n).
   template <class S>
   static void primal(const S* x, S* y, unsigned n) {

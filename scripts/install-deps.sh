@@ -10,12 +10,16 @@ packages=(
   clang-14 libfuzzer-14-dev openmpi-bin libopenmpi-dev
   procps bc
   graphviz libgraphviz-dev
+  nlohmann-json3-dev
 )
 # The teaching views: the REPL's line editing (libedit-dev), trace pictures (graphviz), plots
 # (gnuplot-nox), and compiling LaTeX derivations (pdflatex with mathpartir: texlive-latex-base
 # and texlive-science, ~75 MB installed, about 3 minutes on a fresh machine). Installed
 # without recommended packages, which would pull in several hundred MB of TeX.
 teaching=(libedit-dev graphviz gnuplot-nox texlive-latex-base texlive-science)
+# `adlang conform --system torch` and its tests (docs/conform.md): Debian's PyTorch for
+# /usr/bin/python3 (torch 1.13), without recommended packages.
+conform=(python3-torch)
 # --kernel: the Jupyter kernel (`adlang kernel`, docs/kernel.md) and its tests: xeus with its
 # ZeroMQ server (it brings cppzmq-dev, nlohmann-json3-dev, uuid-dev and libssl-dev), and
 # jupyter_client, nbclient and nbformat, which the tests drive the kernel and the notebook with.
@@ -34,7 +38,7 @@ web=(emscripten node-acorn chromium)
 bench=(libbenchmark-dev libadolc-dev libtrilinos-sacado-dev libtrilinos-kokkos-dev lua5.4)
 command -v npm > /dev/null || web+=(npm)
 # Installed without recommended packages: the teaching views' and the playground's.
-lean=("${teaching[@]}")
+lean=("${teaching[@]}" "${conform[@]}")
 with_web=false
 for arg in "$@"; do
   if [ "$arg" = --kernel ]; then packages+=("${kernel[@]}"); fi
