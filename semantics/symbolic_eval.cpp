@@ -10,6 +10,7 @@
 #include "semantics/compiled_eval.hpp"
 #include "semantics/derivation_recorder.hpp"
 #include "semantics/ordinary_eval.hpp"
+#include "lang/setting_hint.hpp"
 
 namespace adlang {
 
@@ -245,7 +246,7 @@ class SymbolicEval {
       throw Undefined(
           UndefinedKind::TraceSize, loc,
           "the trace has more than " + std::to_string(cx_.options.max_trace_nodes) + " steps",
-          {"raise the limit with --max-trace N"});
+          {"raise the limit with " + setting_hint(Setting::MaxTrace, "N")});
     }
   }
 
@@ -362,7 +363,8 @@ class SymbolicEval {
           throw Undefined(UndefinedKind::Range, r.loc(),
                           std::string("the sum is outside the range of ") +
                               to_string(ScalarTraits<S>::precision) + " precision",
-                          {"rerun with --precision 50 to compute with 50-digit floats"});
+                          {"rerun with " + setting_hint(Setting::Precision, "50") +
+                       " to compute with 50-digit floats"});
         }
         return Traced<S>{r, std::move(v)};
       }
@@ -444,7 +446,7 @@ class SymbolicEval {
                         "derivatives are nested more than " +
                             std::to_string(cx_.options.max_rd_nesting) + " levels deep",
                         {"a recursion through a derivative may not terminate; raise the limit "
-                         "with --max-rd-nesting N"});
+                         "with " + setting_hint(Setting::MaxRdNesting, "N")});
       }
       ++cx_.rd_depth;
     }
@@ -470,9 +472,10 @@ class SymbolicEval {
       throw Undefined(UndefinedKind::TraceSize, r.loc(),
                       "the derivatives of this run need more than " +
                           std::to_string(cx_.options.max_derivative_steps) + " steps of R in all",
-                      {"nested derivatives through the paper's R (--ad=paper) grow exponentially, "
-                       "through --ad=linear they do not; the limit is raised with "
-                       "--max-derivative-steps N"});
+                      {"nested derivatives through the paper's R (" + setting_hint(Setting::Ad, "paper") +
+                       ") grow exponentially, through " + setting_hint(Setting::Ad, "linear") +
+                       " they do not; the limit is raised with " +
+                       setting_hint(Setting::MaxDerivativeSteps, "N")});
     } catch (const StackExhausted& e) {
       throw Undefined(UndefinedKind::Depth, r.loc(), e.what(),
                       {"the trace being differentiated is nested too deeply for the stack"});

@@ -1,6 +1,7 @@
 #include "semantics/undefined.hpp"
 
 #include "lang/stack.hpp"
+#include "lang/setting_hint.hpp"
 
 namespace adlang {
 
@@ -32,8 +33,8 @@ StackScope check_evaluation_depth(SourceLoc loc) {
                     "evaluation is nested too deeply for the stack (the recursion may not "
                     "terminate)",
                     {"adlang evaluates on a 4 GiB stack (64 MiB in sanitizer builds); a deeper "
-                     "recursion needs --fuel to stop "
-                     "it or a different formulation"});
+                     "recursion needs " +
+                     setting_hint(Setting::Fuel, "N") + " to stop it or a different formulation"});
   }
   return StackScope(StackFrameBytes::Evaluator);
 }

@@ -24,6 +24,7 @@
 #include "semantics/graph/schedule.hpp"
 #include "semantics/graph/slot_table.hpp"
 #include "semantics/op_eval.hpp"
+#include "lang/setting_hint.hpp"
 
 namespace adlang::graph {
 namespace {
@@ -1752,7 +1753,8 @@ class Executor {
     Undefined e(UndefinedKind::Fuel, s.loc,
                 "out of fuel after " + std::to_string(calls_made()) + " function calls in '" +
                     function_name(g_.bodies[s.callee]) + "'",
-                {"the recursion may not terminate; raise the limit with --fuel N"});
+                {"the recursion may not terminate; raise the limit with " +
+                 setting_hint(Setting::Fuel, "N")});
     const Bottom* b = make_bottom(f, s.pos, e);
     std::lock_guard<std::mutex> l(mu_);
     if (!fuel_bottom_) fuel_bottom_ = b;
@@ -1768,8 +1770,8 @@ class Executor {
                 "more than " + std::to_string(o_.max_frames) +
                     " activations are live at once (calling '" +
                     function_name(g_.bodies[s.callee]) + "')",
-                {"the graph keeps a frame per live activation; raise the limit with "
-                 "--max-frames N"});
+                {"the graph keeps a frame per live activation; raise the limit with " +
+                 setting_hint(Setting::MaxFrames, "N")});
     const Bottom* b = make_bottom(f, s.pos, e);
     std::lock_guard<std::mutex> l(mu_);
     if (!frames_bottom_) frames_bottom_ = b;
