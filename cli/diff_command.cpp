@@ -8,10 +8,10 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/json.hpp"
+#include "lang/setting_hint.hpp"
 #include "lang/term_size.hpp"
 #include "semantics/compiled_eval.hpp"
 #include "semantics/symbolic_eval.hpp"
-#include "lang/setting_hint.hpp"
 
 namespace adlang {
 
@@ -46,8 +46,7 @@ int diff_command(const DiffOptions& opts, std::ostream& out, std::ostream& err) 
                                      cx.derivative_steps_left(), &cx.derivative);
       } catch (const DerivativeTooLarge& e) {
         throw Undefined(UndefinedKind::TraceSize, {}, e.what(),
-                        {"raise the limit with " +
-                         setting_hint(Setting::MaxDerivativeSteps, "N")});
+                        {"raise the limit with " + setting_hint(Setting::MaxDerivativeSteps, "N")});
       }
       Value<S> value = evaluate(d, rho, cx);
       TermSize csize = term_size(traced.trace), dsize = term_size(d);

@@ -12,9 +12,9 @@
 #include "lang/missing_input.hpp"
 #include "lang/parser.hpp"
 #include "lang/pragma.hpp"
-#include "lang/setting_hint.hpp"
 #include "lang/python/lower/python_lowering.hpp"
 #include "lang/python/lower/python_print.hpp"
+#include "lang/setting_hint.hpp"
 #include "lang/term_visitor.hpp"
 #include "lang/type_checker.hpp"
 
@@ -100,8 +100,7 @@ void check_precision_supports(const Term& program, Precision p, const SourceFile
   if (const OpApp* o = first_non_polynomial(program)) {
     Diagnostic d{Severity::Error,
                  o->loc(),
-                 "'" + o->op.name() +
-                     "' is outside the polynomial fragment that " +
+                 "'" + o->op.name() + "' is outside the polynomial fragment that " +
                      setting_hint(Setting::Precision, "exact") + " computes",
                  {"exact rationals support + - * / neg add sub mul div dot_n scale_n; use " +
                   setting_hint(Setting::Precision, "double, 50 or 100")}};

@@ -66,7 +66,9 @@ void catch_interrupts() {
   sigaction(SIGINT, &sa, nullptr);
 }
 
-bool take_interrupt() { return interrupted.exchange(false); }
+bool take_interrupt() {
+  return interrupted.exchange(false);
+}
 
 std::optional<int> handle_in_child(ReplSession& session, const std::string& input,
                                    std::uint32_t line) {

@@ -226,8 +226,7 @@ int ReplSession::command(const std::string& name, const std::string& arg) {
   return kExitUsage;
 }
 
-int ReplSession::define(const std::string& text, const std::string& origin,
-                        std::uint32_t line) {
+int ReplSession::define(const std::string& text, const std::string& origin, std::uint32_t line) {
   std::vector<Token> toks = tokens_of(text);
   std::string name = toks.size() > 1 && toks[1].kind == TokenKind::Ident ? toks[1].text : "";
   std::vector<Def> defs = defs_;

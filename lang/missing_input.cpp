@@ -94,8 +94,7 @@ MissingInput missing_input(const SyntaxProgram& program, Name x,
     candidates.push_back(v->str());
   candidates.insert(candidates.end(), valued.begin(), valued.end());
   std::vector<std::string> notes;
-  if (std::optional<std::string> near = did_you_mean(name, candidates))
-    notes.push_back(*near);
+  if (std::optional<std::string> near = did_you_mean(name, candidates)) notes.push_back(*near);
   notes.push_back("a program's free variables are its inputs: give it a value with " +
                   setting_hint(Setting::Input, name + "=VALUE"));
   return MissingInput{

@@ -54,9 +54,11 @@ std::string message(BudgetKind kind, const BudgetLimits& limits, std::uint64_t r
 }
 
 std::vector<std::string> notes(BudgetKind kind) {
-  if (kind == BudgetKind::Time) return {"raise it with " + setting_hint(Setting::Timeout, "SECONDS") + " (0: no time budget)"};
+  if (kind == BudgetKind::Time)
+    return {"raise it with " + setting_hint(Setting::Timeout, "SECONDS") + " (0: no time budget)"};
   return {"raise it with " + setting_hint(Setting::MaxMemory, "SIZE") + " (e.g. " +
-          setting_hint(Setting::MaxMemory, "8G") + " or " + setting_hint(Setting::MaxMemory, "50%") + ")"};
+          setting_hint(Setting::MaxMemory, "8G") + " or " +
+          setting_hint(Setting::MaxMemory, "50%") + ")"};
 }
 
 // Ends the process when a raised flag went unread for kGrace, or memory ran far past the

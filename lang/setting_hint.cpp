@@ -61,9 +61,13 @@ const char* session_key(Setting s) {
 
 }  // namespace
 
-void set_front_end(FrontEnd f) { current_front_end.store(f); }
+void set_front_end(FrontEnd f) {
+  current_front_end.store(f);
+}
 
-FrontEnd front_end() { return current_front_end.load(); }
+FrontEnd front_end() {
+  return current_front_end.load();
+}
 
 std::string setting_hint(Setting s, const std::string& value) {
   const FrontEnd f = front_end();
@@ -72,8 +76,8 @@ std::string setting_hint(Setting s, const std::string& value) {
   if (*session_key(s)) return sigil + "set " + session_key(s) + " " + value;
   if (s == Setting::Input) return sigil + "env " + value;
   if (s == Setting::Wrt) return f == FrontEnd::Repl ? ":diff E wrt " + value : "%diff " + value;
-  return "adlang run " + flag(s, value) + " (the " +
-         (f == FrontEnd::Repl ? "REPL" : "notebook") + " has no setting for it)";
+  return "adlang run " + flag(s, value) + " (the " + (f == FrontEnd::Repl ? "REPL" : "notebook") +
+         " has no setting for it)";
 }
 
 }  // namespace adlang

@@ -5,9 +5,9 @@
 
 #include "lang/diagnostics.hpp"
 #include "lang/resource_budget.hpp"
+#include "lang/setting_hint.hpp"
 #include "lang/stack.hpp"
 #include "semantics/tagged_dual.hpp"
-#include "lang/setting_hint.hpp"
 
 namespace adlang {
 
@@ -42,7 +42,7 @@ template <class S>
                   what + " is outside the range of " + precision_name(ScalarTraits<S>::precision) +
                       " precision",
                   {"rerun with " + setting_hint(Setting::Precision, "50") +
-                       " to compute with 50-digit floats"});
+                   " to compute with 50-digit floats"});
 }
 
 template <class S>
@@ -399,7 +399,8 @@ class Denotation {
       throw Undefined(UndefinedKind::Depth, loc,
                       "differentiation is nested more than " + std::to_string(max) + " levels deep",
                       {"each level doubles the cost of the denotation's arithmetic; raise the "
-                       "limit with " + setting_hint(Setting::MaxRdNesting, "N") + " (at most 63)"});
+                       "limit with " +
+                       setting_hint(Setting::MaxRdNesting, "N") + " (at most 63)"});
     }
     return level_++;
   }

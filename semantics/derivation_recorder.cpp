@@ -1,9 +1,9 @@
 #include "semantics/derivation_recorder.hpp"
 
 #include "lang/diagnostics.hpp"
+#include "lang/setting_hint.hpp"
 #include "semantics/environment.hpp"
 #include "semantics/undefined.hpp"
-#include "lang/setting_hint.hpp"
 
 namespace adlang {
 

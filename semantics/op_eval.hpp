@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "lang/op.hpp"
+#include "lang/setting_hint.hpp"
 #include "lang/source.hpp"
 #include "semantics/scalar.hpp"
 #include "semantics/undefined.hpp"
-#include "lang/setting_hint.hpp"
 
 namespace adlang {
 
@@ -131,8 +131,8 @@ void eval_op(Op op, const S* in, S* out, SourceLoc loc, PredicateMode mode) {
                       op.name() +
                           " is not in the polynomial fragment, which exact rationals "
                           "compute",
-                      {"exact mode supports + - * / " + polynomial_operator_names() +
-                       "; use " + setting_hint(Setting::Precision, "double, 50 or 100")});
+                      {"exact mode supports + - * / " + polynomial_operator_names() + "; use " +
+                       setting_hint(Setting::Precision, "double, 50 or 100")});
     }
   }
   if (op_eval_detail::outside_domain(op.domain(), in, mode)) {
@@ -169,15 +169,15 @@ template <class S>
 template <class S>
 Undefined predicate_undefined(Pred p, const S& a, SourceLoc loc) {
   std::string v = ScalarTraits<S>::to_text(a);
-  return Undefined(UndefinedKind::Predicate, loc,
-                   std::string("the comparison '") + p.symbol() +
-                       "' is undefined where its two "
-                       "sides are equal (both are " +
-                       v + ")",
-                   {"adlang follows the paper: a predicate must have open pre-images, so every "
-                    "comparison is undefined on the diagonal; " +
-                        setting_hint(Setting::Predicates, "total") +
-                        " gives the conventional comparisons"});
+  return Undefined(
+      UndefinedKind::Predicate, loc,
+      std::string("the comparison '") + p.symbol() +
+          "' is undefined where its two "
+          "sides are equal (both are " +
+          v + ")",
+      {"adlang follows the paper: a predicate must have open pre-images, so every "
+       "comparison is undefined on the diagonal; " +
+       setting_hint(Setting::Predicates, "total") + " gives the conventional comparisons"});
 }
 
 }  // namespace adlang

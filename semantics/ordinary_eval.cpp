@@ -4,10 +4,10 @@
 
 #include "lang/diagnostics.hpp"
 #include "lang/resource_budget.hpp"
+#include "lang/setting_hint.hpp"
 #include "lang/stack.hpp"
 #include "semantics/derivation_recorder.hpp"
 #include "semantics/symbolic_eval.hpp"
-#include "lang/setting_hint.hpp"
 
 namespace adlang {
 
@@ -188,7 +188,7 @@ class OrdinaryEval {
                           std::string("the sum is outside the range of ") +
                               to_string(ScalarTraits<S>::precision) + " precision",
                           {"rerun with " + setting_hint(Setting::Precision, "50") +
-                       " to compute with 50-digit floats"});
+                           " to compute with 50-digit floats"});
         }
         return;
       }

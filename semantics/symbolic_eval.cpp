@@ -6,11 +6,11 @@
 
 #include "lang/diagnostics.hpp"
 #include "lang/resource_budget.hpp"
+#include "lang/setting_hint.hpp"
 #include "lang/stack.hpp"
 #include "semantics/compiled_eval.hpp"
 #include "semantics/derivation_recorder.hpp"
 #include "semantics/ordinary_eval.hpp"
-#include "lang/setting_hint.hpp"
 
 namespace adlang {
 
@@ -364,7 +364,7 @@ class SymbolicEval {
                           std::string("the sum is outside the range of ") +
                               to_string(ScalarTraits<S>::precision) + " precision",
                           {"rerun with " + setting_hint(Setting::Precision, "50") +
-                       " to compute with 50-digit floats"});
+                           " to compute with 50-digit floats"});
         }
         return Traced<S>{r, std::move(v)};
       }
@@ -446,7 +446,8 @@ class SymbolicEval {
                         "derivatives are nested more than " +
                             std::to_string(cx_.options.max_rd_nesting) + " levels deep",
                         {"a recursion through a derivative may not terminate; raise the limit "
-                         "with " + setting_hint(Setting::MaxRdNesting, "N")});
+                         "with " +
+                         setting_hint(Setting::MaxRdNesting, "N")});
       }
       ++cx_.rd_depth;
     }
@@ -469,13 +470,14 @@ class SymbolicEval {
                                     cx_.derivative_steps_left(), &cx_.derivative);
     } catch (const DerivativeTooLarge&) {
       // R was given the steps left; the user set the run's budget, so that is what we report.
-      throw Undefined(UndefinedKind::TraceSize, r.loc(),
-                      "the derivatives of this run need more than " +
-                          std::to_string(cx_.options.max_derivative_steps) + " steps of R in all",
-                      {"nested derivatives through the paper's R (" + setting_hint(Setting::Ad, "paper") +
-                       ") grow exponentially, through " + setting_hint(Setting::Ad, "linear") +
-                       " they do not; the limit is raised with " +
-                       setting_hint(Setting::MaxDerivativeSteps, "N")});
+      throw Undefined(
+          UndefinedKind::TraceSize, r.loc(),
+          "the derivatives of this run need more than " +
+              std::to_string(cx_.options.max_derivative_steps) + " steps of R in all",
+          {"nested derivatives through the paper's R (" + setting_hint(Setting::Ad, "paper") +
+           ") grow exponentially, through " + setting_hint(Setting::Ad, "linear") +
+           " they do not; the limit is raised with " +
+           setting_hint(Setting::MaxDerivativeSteps, "N")});
     } catch (const StackExhausted& e) {
       throw Undefined(UndefinedKind::Depth, r.loc(), e.what(),
                       {"the trace being differentiated is nested too deeply for the stack"});

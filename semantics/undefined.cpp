@@ -1,7 +1,7 @@
 #include "semantics/undefined.hpp"
 
-#include "lang/stack.hpp"
 #include "lang/setting_hint.hpp"
+#include "lang/stack.hpp"
 
 namespace adlang {
 

@@ -15,12 +15,12 @@
 #include "ad/tape.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/resource_budget.hpp"
+#include "lang/setting_hint.hpp"
 #include "semantics/compiled/compiler.hpp"
 #include "semantics/compiled/instructions.hpp"
 #include "semantics/op_eval.hpp"
 #include "semantics/ordinary_eval.hpp"
 #include "semantics/symbolic_eval.hpp"
-#include "lang/setting_hint.hpp"
 
 namespace adlang::compiled {
 
@@ -30,7 +30,7 @@ template <class S>
                   std::string("the sum is outside the range of ") +
                       to_string(ScalarTraits<S>::precision) + " precision",
                   {"rerun with " + setting_hint(Setting::Precision, "50") +
-                       " to compute with 50-digit floats"});
+                   " to compute with 50-digit floats"});
 }
 
 template <class S>

@@ -18,13 +18,13 @@
 #include "ad/tape_storage.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/resource_budget.hpp"
+#include "lang/setting_hint.hpp"
 #include "lang/threads.hpp"
 #include "semantics/compiled_eval.hpp"
 #include "semantics/graph/node_value.hpp"
 #include "semantics/graph/schedule.hpp"
 #include "semantics/graph/slot_table.hpp"
 #include "semantics/op_eval.hpp"
-#include "lang/setting_hint.hpp"
 
 namespace adlang::graph {
 namespace {

@@ -6,8 +6,8 @@
 
 #include "lang/diagnostics.hpp"
 #include "lang/resource_budget.hpp"
-#include "semantics/graph/node_value.hpp"
 #include "lang/setting_hint.hpp"
+#include "semantics/graph/node_value.hpp"
 
 namespace adlang::graph {
 
@@ -435,7 +435,8 @@ struct PartitionRunner::Impl {
                     "more than " + std::to_string(o.graph.max_frames) +
                         " activations are live at once on partition " + std::to_string(part.rank) +
                         " (calling '" + g.bodies[s.callee].name + "')",
-                    {"raise the limit with " + setting_hint(Setting::MaxFrames, "N") + " (it holds per partition)"});
+                    {"raise the limit with " + setting_hint(Setting::MaxFrames, "N") +
+                     " (it holds per partition)"});
         frames_bottom = bottom(t, s.pos, e).bottom;
       }
       return frames_bottom;

@@ -377,11 +377,11 @@ void Lowerer::collect_module() {
       for (std::string* w : {&lower_near, &lower_declared})
         for (char& c : *w)
           c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      notes.push_back("the @function.Defun on line " + std::to_string(loc(*at).line) +
-                      " has func_name=\"" + *near + "\": did you mean func_name=\"" + declared +
-                      "\"?" +
-                      (lower_near == lower_declared ? " (TensorFlow's function names are case-sensitive)"
-                                                    : ""));
+      notes.push_back(
+          "the @function.Defun on line " + std::to_string(loc(*at).line) + " has func_name=\"" +
+          *near + "\": did you mean func_name=\"" + declared + "\"?" +
+          (lower_near == lower_declared ? " (TensorFlow's function names are case-sensitive)"
+                                        : ""));
     } else {
       notes.push_back("give the definition func_name=\"...\" with the declared name");
     }
