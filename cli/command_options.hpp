@@ -24,6 +24,12 @@ namespace adlang {
 inline constexpr std::uint64_t kPaperDerivativeSteps = 250'000;
 inline constexpr std::uint64_t kLinearDerivativeSteps = 200'000'000;
 
+// The fuel (function calls allowed) when --fuel is not given: EvalOptions's 10^7 calls in
+// double precision, fewer where each call costs more (MPFR's 50 and 100 digits, exact
+// rationals), so that an endless recursion is reported after about the same time at every
+// precision (docs/cli.md, with the measured costs). Defined in cli/command_runner.cpp.
+std::uint64_t default_fuel(Precision p);
+
 struct CommonOptions {
   std::string file;
   // The program text when it does not come from `file` (the REPL); `file` is then unused.
@@ -31,7 +37,7 @@ struct CommonOptions {
   std::vector<std::string> env;  // NAME=VALUE
   Precision precision = Precision::Double;
   PredicateMode predicates = PredicateMode::Strict;
-  std::uint64_t fuel = EvalOptions{}.fuel;
+  std::optional<std::uint64_t> fuel;  // --fuel; default: default_fuel(precision)
   std::optional<std::uint64_t> unfold;
   std::uint64_t max_trace = EvalOptions{}.max_trace_nodes;
   std::uint64_t max_rd_nesting = EvalOptions{}.max_rd_nesting;
@@ -60,13 +66,9 @@ struct FmtOptions {
 
 // --predicates: "strict" or "total" as given; not given (empty), a .py program runs under
 // TensorFlow's and Python's total comparisons (docs/python.md) and a .ad program under the
-// paper's strict ones.
-inline PredicateMode predicate_mode(const std::string& given, const std::string& file) {
-  if (given == "total") return PredicateMode::Total;
-  if (given == "strict") return PredicateMode::Strict;
-  bool py = file.size() >= 3 && file.compare(file.size() - 3, 3, ".py") == 0;
-  return py ? PredicateMode::Total : PredicateMode::Strict;
-}
+// paper's strict ones, unless a pragma line of the program chooses (lang/pragma.hpp).
+// Defined in cli/program_loader.cpp, which reads the program.
+PredicateMode predicate_mode(const std::string& given, const std::string& file);
 
 // adlang run: which semantics evaluates the program (--engine) and the tagged graph's options.
 enum class RunEngine {

@@ -11,11 +11,13 @@
 #include "cli/command_options.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/program_loader.hpp"
+#include "lang/near_miss.hpp"
 #include "lang/printer.hpp"
 #include "semantics/eval_context.hpp"
 #include "semantics/scalar.hpp"
 #include "semantics/undefined.hpp"
 #include "semantics/value.hpp"
+#include "support/setting_hint.hpp"
 
 namespace adlang {
 
@@ -77,8 +79,13 @@ template <class S>
 const ProgramInput<S>& input_named(const LoadedProgram<S>& p, const std::string& name) {
   for (const ProgramInput<S>& in : p.inputs)
     if (in.name.str() == name) return in;
-  throw CommandFailure(
-      kExitUsage, "adlang: error: --wrt " + name + ": the program has no input of that name\n");
+  std::vector<std::string> inputs;
+  for (const ProgramInput<S>& in : p.inputs)
+    inputs.push_back(in.name.str());
+  std::optional<std::string> near = did_you_mean(name, inputs);
+  throw CommandFailure(kExitUsage, "adlang: error: " + setting_hint(Setting::Wrt, name) +
+                                       ": the program has no input of that name\n" +
+                                       (near ? "note: " + *near + "\n" : ""));
 }
 
 // Runs a drawing tool (argv) with `input`; CommandFailure (usage) with its messages and the

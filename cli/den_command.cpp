@@ -19,7 +19,7 @@ int den_command(const DenOptions& opts, std::ostream& out, std::ostream& err) {
       DenotationOptions o;
       o.predicates = opts.predicates;
       o.unfold = opts.unfold;
-      o.fuel = opts.fuel;
+      o.fuel = opts.fuel.value_or(default_fuel(opts.precision));
       o.max_rd_nesting = opts.max_rd_nesting;
       o.max_approximant = opts.max_approximant;
       DenotationStats stats;

@@ -11,6 +11,7 @@
 #include "lang/term_size.hpp"
 #include "semantics/compiled_eval.hpp"
 #include "semantics/symbolic_eval.hpp"
+#include "support/setting_hint.hpp"
 
 namespace adlang {
 
@@ -45,7 +46,7 @@ int diff_command(const DiffOptions& opts, std::ostream& out, std::ostream& err) 
                                      cx.derivative_steps_left(), &cx.derivative);
       } catch (const DerivativeTooLarge& e) {
         throw Undefined(UndefinedKind::TraceSize, {}, e.what(),
-                        {"raise the limit with --max-derivative-steps N"});
+                        {"raise the limit with " + setting_hint(Setting::MaxDerivativeSteps, "N")});
       }
       Value<S> value = evaluate(d, rho, cx);
       TermSize csize = term_size(traced.trace), dsize = term_size(d);

@@ -10,7 +10,9 @@
 #include "cli/commands.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/program_loader.hpp"
+#include "lang/pragma.hpp"
 #include "lang/printer.hpp"
+#include "lang/python/lower/python_lowering.hpp"
 #include "lang/type_checker.hpp"
 
 namespace adlang {
@@ -22,12 +24,27 @@ std::optional<FmtStep> parse_fmt_step(const std::string& s) {
   return std::nullopt;
 }
 
+namespace {
+
+// The lines before a .py program's printed lowering: the pragma that makes adlang take the
+// predicates the script runs under (lang/pragma.hpp), so that the printed program, run with the
+// inputs the lowering's comments list, gives the script's value (docs/python.md).
+std::string python_header(const std::string& path) {
+  return predicates_pragma_line("total") + "-- " + path +
+         " runs under total predicates (TensorFlow's and Python's comparisons); the\n"
+         "-- pragma above makes adlang take them for this program too (--predicates overrides "
+         "it)\n";
+}
+
+}  // namespace
+
 int fmt_command(const FmtOptions& opts, std::ostream& out, std::ostream& err) {
   std::shared_ptr<SourceFile> file;
   return run_guarded(false, out, err, file, [&] {
     file = read_source(opts.file);
     ParsedFile parsed = parse_file(*file);
     const SyntaxProgram& syntax = parsed.syntax;
+    if (py::is_python_path(opts.file)) out << python_header(opts.file);
     if (opts.after == FmtStep::Parse) {
       if (!opts.env.empty()) {
         throw CommandFailure(kExitUsage,

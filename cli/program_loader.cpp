@@ -9,11 +9,14 @@
 
 #include "cli/exit_codes.hpp"
 #include "lang/diagnostics.hpp"
+#include "lang/missing_input.hpp"
 #include "lang/parser.hpp"
+#include "lang/pragma.hpp"
 #include "lang/python/lower/python_lowering.hpp"
 #include "lang/python/lower/python_print.hpp"
 #include "lang/term_visitor.hpp"
 #include "lang/type_checker.hpp"
+#include "support/setting_hint.hpp"
 
 namespace adlang {
 
@@ -29,6 +32,19 @@ std::shared_ptr<SourceFile> read_source(const std::string& path) {
     throw CommandFailure(kExitUsage, "adlang: error: cannot read '" + path + "'\n");
   }
   return std::make_shared<SourceFile>(path, text.str());
+}
+
+PredicateMode predicate_mode(const std::string& given, const std::string& file) {
+  if (given == "total") return PredicateMode::Total;
+  if (given == "strict") return PredicateMode::Strict;
+  if (py::is_python_path(file)) return PredicateMode::Total;
+  // A pragma among the program's first lines (a file that cannot be read is reported when the
+  // command reads it).
+  std::ifstream in(file, std::ios::binary);
+  std::string head(8192, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return predicates_pragma(head) == "total" ? PredicateMode::Total : PredicateMode::Strict;
 }
 
 ParsedFile parse_file(const SourceFile& file) {
@@ -62,16 +78,6 @@ bool valid_name(const std::string& s) {
   return true;
 }
 
-// Where a name first occurs in the program text, for diagnostics about inputs.
-SourceLoc first_occurrence(const Syntax& s, Name x) {
-  if (s->kind == SyntaxKind::Var && s->name == x) return s->loc;
-  for (const Syntax& k : s->kids) {
-    SourceLoc l = first_occurrence(k, x);
-    if (l.known()) return l;
-  }
-  return {};
-}
-
 // The first operator outside the polynomial fragment, in preorder (subterms in evaluation
 // order), with an explicit stack (let chains may be very deep).
 const OpApp* first_non_polynomial(const Term& root) {
@@ -94,11 +100,10 @@ void check_precision_supports(const Term& program, Precision p, const SourceFile
   if (const OpApp* o = first_non_polynomial(program)) {
     Diagnostic d{Severity::Error,
                  o->loc(),
-                 "'" + o->op.name() +
-                     "' is outside the polynomial fragment that --precision "
-                     "exact computes",
-                 {"exact rationals support + - * / neg add sub mul div dot_n scale_n; use "
-                  "--precision double, 50 or 100"}};
+                 "'" + o->op.name() + "' is outside the polynomial fragment that " +
+                     setting_hint(Setting::Precision, "exact") + " computes",
+                 {"exact rationals support + - * / neg add sub mul div dot_n scale_n; use " +
+                  setting_hint(Setting::Precision, "double, 50 or 100")}};
     throw CommandFailure(kExitUsage, render(d, &file));
   }
 }
@@ -142,11 +147,13 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
   for (const Name& x : inputs) {
     auto it = given.find(x.str());
     if (it == given.end()) {
-      Diagnostic d{Severity::Error,
-                   first_occurrence(p->syntax.main, x),
-                   "input '" + x.str() + "' has no value",
-                   {"a program's free variables are its inputs: pass --env " + x.str() + "=VALUE"}};
-      throw CommandFailure(kExitUsage, render(d, p->file.get()));
+      std::vector<std::string> valued;
+      for (const auto& [name, _] : given)
+        valued.push_back(name);
+      std::sort(valued.begin(), valued.end());
+      MissingInput m = missing_input(p->syntax, x, valued);
+      throw CommandFailure(m.is_function ? kExitCompileError : kExitUsage,
+                           render(m.diagnostic, p->file.get()));
     }
     p->inputs.push_back(std::move(it->second));
     given.erase(it);

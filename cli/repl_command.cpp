@@ -1,19 +1,25 @@
 // adlang repl: the line reader around ReplSession (cli/repl_session.hpp). On a terminal it
-// reads with libedit (line editing, history recall with the arrow keys); otherwise standard
-// input runs as a script, without prompts, so the REPL works in pipelines and tests.
+// reads with libedit (line editing, history recall with the arrow keys, Ctrl-L clears the
+// screen) and evaluates each input in a child process that Ctrl-C ends (cli/repl_child.hpp):
+// Ctrl-C prints "Interrupted" and the session goes on, with all its definitions. Otherwise
+// standard input runs as a script, without prompts, so the REPL works in pipelines and tests;
+// there an interrupt ends the script, as in any pipeline.
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string>
 
 // libedit's readline interface (Debian: libedit-dev).
 #include <editline/readline.h>
 
 #include "cli/exit_codes.hpp"
+#include "cli/repl_child.hpp"
 #include "cli/repl_command.hpp"
 #include "cli/repl_session.hpp"
+#include "support/setting_hint.hpp"
 
 namespace adlang {
 
@@ -22,13 +28,16 @@ namespace {
 constexpr const char* kPrompt = "adlang> ";
 constexpr const char* kMorePrompt = "   ...> ";
 
-// One line from the terminal, or nullopt at end of input. The line goes into the history.
-bool read_terminal_line(const char* prompt, std::string& line) {
+enum class Read { Line, Interrupted, End };
+
+// One line from the terminal: Interrupted when Ctrl-C ends the line, End at end of input.
+Read read_terminal_line(const char* prompt, std::string& line) {
+  take_interrupt();  // one that came after the last evaluation ended belongs to none
   char* raw = readline(prompt);
-  if (!raw) return false;
+  if (!raw) return take_interrupt() ? Read::Interrupted : Read::End;
   line = raw;
   std::free(raw);
-  return true;
+  return Read::Line;
 }
 
 }  // namespace
@@ -36,7 +45,12 @@ bool read_terminal_line(const char* prompt, std::string& line) {
 int repl_command(std::istream& in, std::ostream& out, std::ostream& err) {
   ReplSession session(out, err);
   const bool terminal = isatty(STDIN_FILENO) && &in == &std::cin;
+  set_front_end(FrontEnd::Repl);  // hints name :set fuel N, not --fuel N
   if (terminal) {
+    // SIGINT is the REPL's own (libedit's handler would end the process after restoring the
+    // terminal): at the prompt it ends the line being typed, during an evaluation the child.
+    rl_catch_signals = 0;
+    catch_interrupts();
     using_history();
     stifle_history(1000);
     out << "adlang repl: :help lists the commands, :quit or Ctrl-D leaves\n" << std::flush;
@@ -47,7 +61,13 @@ int repl_command(std::istream& in, std::ostream& out, std::ostream& err) {
   while (!session.quit_requested()) {
     bool got;
     if (terminal) {
-      got = read_terminal_line(input.empty() ? kPrompt : kMorePrompt, line);
+      Read r = read_terminal_line(input.empty() ? kPrompt : kMorePrompt, line);
+      if (r == Read::Interrupted) {  // the line, and a definition being typed, are dropped
+        out << "^C\nInterrupted\n" << std::flush;
+        input.clear();
+        continue;
+      }
+      got = r == Read::Line;
     } else {
       got = static_cast<bool>(std::getline(in, line));
     }
@@ -60,7 +80,14 @@ int repl_command(std::istream& in, std::ostream& out, std::ostream& err) {
     input += (input.empty() ? "" : "\n") + line;
     if (ReplSession::needs_more(input)) continue;
     if (terminal && !input.empty()) add_history(input.c_str());
-    int code = session.handle(input, input_first_line);
+    int code = kExitOk;
+    if (terminal) {
+      std::optional<int> done = handle_in_child(session, input, input_first_line);
+      if (!done) out << "Interrupted\n";
+      code = done.value_or(kExitOk);
+    } else {
+      code = session.handle(input, input_first_line);
+    }
     out << std::flush;
     err << std::flush;
     if (code != kExitOk && first_failure == kExitOk) first_failure = code;

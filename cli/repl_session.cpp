@@ -12,6 +12,7 @@
 #include "cli/trim.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/lexer.hpp"
+#include "lang/missing_input.hpp"
 #include "lang/parser.hpp"
 #include "lang/python/lower/python_lowering.hpp"
 #include "lang/type_checker.hpp"
@@ -79,13 +80,19 @@ int ReplSession::handle(const std::string& input, std::uint32_t first_line) {
   std::string line = trim(input);
   std::vector<Token> toks = tokens_of(line);
   if (line.empty() || (!toks.empty() && toks[0].kind == TokenKind::End)) return kExitOk;
+  // `help` alone asks for help (as in Python's REPL), unless it is an input with a value.
+  bool help_is_input = false;
+  for (const Input& in : inputs_)
+    help_is_input = help_is_input || in.name == "help";
+  if (line == "help" && !help_is_input) return command("help", "");
   if (line[0] == ':') {
     std::size_t sp = line.find_first_of(" \t");
     std::string name = line.substr(1, sp == std::string::npos ? std::string::npos : sp - 1);
     std::string arg = sp == std::string::npos ? "" : trim(line.substr(sp));
     return command(name, arg);
   }
-  if (!toks.empty() && toks[0].kind == TokenKind::KwDef) return define(line);
+  if (!toks.empty() && toks[0].kind == TokenKind::KwDef)
+    return define(line, source_name_, first_line);
   CommonOptions opts;
   if (int code = program_options(line, opts)) return code;
   return run_command(opts, out_, err_);
@@ -100,40 +107,45 @@ CommonOptions ReplSession::base_options() const {
   return o;
 }
 
-std::string ReplSession::program_text(const std::vector<Def>& defs, const std::string& main) const {
+std::shared_ptr<SourceFile> ReplSession::program_file(const std::vector<Def>& defs,
+                                                      const std::string& main) const {
   std::string text;
-  std::uint32_t lines = 0;
+  std::vector<SourcePiece> pieces;
+  std::uint32_t line = 1;
   for (const Def& d : defs) {
+    pieces.push_back(SourcePiece{line, d.origin, d.line});
     text += d.text + "\n";
-    lines += static_cast<std::uint32_t>(std::count(d.text.begin(), d.text.end(), '\n')) + 1;
+    line += static_cast<std::uint32_t>(std::count(d.text.begin(), d.text.end(), '\n')) + 1;
   }
-  // As GHCi's <interactive>:LINE:COL, a diagnostic names the session's line (a piped script's
-  // own line number).
-  if (lines + 1 < input_line_) text.append(input_line_ - 1 - lines, '\n');
-  return text + main;  // no newline after it: an unfinished line is reported at its end
+  pieces.push_back(SourcePiece{line, source_name_, input_line_});
+  // No newline after main: an unfinished line is reported at its end.
+  return std::make_shared<SourceFile>(source_name_, text + main, std::move(pieces));
 }
 
 int ReplSession::program_options(const std::string& expr, CommonOptions& opts,
                                  const std::string& supplied) const {
   opts = base_options();
   opts.file = source_name_;
-  opts.source = std::make_shared<SourceFile>(source_name_, program_text(defs_, expr));
-  std::vector<Name> used;
+  opts.source = program_file(defs_, expr);
+  SyntaxProgram program;
   try {
-    used = program_inputs(parse_program(opts.source->text()));
+    program = parse_program(opts.source->text());
   } catch (const CompileError&) {
     return kExitOk;  // the command reports the syntax error with its location
   }
-  for (const Name& x : used) {
+  std::vector<std::string> valued;
+  for (const Input& in : inputs_)
+    valued.push_back(in.name);
+  if (!supplied.empty()) valued.push_back(supplied);
+  for (const Name& x : program_inputs(program)) {
     if (x.str() == supplied) continue;
     const Input* given = nullptr;
     for (const Input& in : inputs_)
       if (in.name == x.str()) given = &in;
     if (!given) {
-      err_ << source_name_ << ": error: input '" << x.str() << "' has no value\n"
-           << "note: a free variable is an input: give it a value with :env " << x.str()
-           << "=VALUE\n";
-      return kExitUsage;
+      MissingInput m = missing_input(program, x, valued);
+      err_ << render(m.diagnostic, opts.source.get());
+      return m.is_function ? kExitCompileError : kExitUsage;
     }
     opts.env.push_back(given->name + "=" + given->value);
   }
@@ -214,24 +226,23 @@ int ReplSession::command(const std::string& name, const std::string& arg) {
   return kExitUsage;
 }
 
-int ReplSession::define(const std::string& text) {
+int ReplSession::define(const std::string& text, const std::string& origin, std::uint32_t line) {
   std::vector<Token> toks = tokens_of(text);
   std::string name = toks.size() > 1 && toks[1].kind == TokenKind::Ident ? toks[1].text : "";
   std::vector<Def> defs = defs_;
   bool replaced = false;
   for (Def& d : defs) {
     if (!name.empty() && d.name == name) {
-      d.text = text;
+      d = Def{name, text, origin, line};
       replaced = true;
     }
   }
-  // The definitions must type-check together (a replaced one with its callers); a new one
-  // comes last, on its session line.
+  if (!replaced) defs.push_back(Def{name, text, origin, line});
+  // The definitions must type-check together (a replaced one with its callers); the top-level
+  // definitions are one letrec group, in which their order does not matter.
   CommonOptions opts = base_options();
   opts.file = source_name_;
-  opts.source = std::make_shared<SourceFile>(
-      source_name_, replaced ? program_text(defs, "()") : program_text(defs, text + "\n()"));
-  if (!replaced) defs.push_back(Def{name, text});
+  opts.source = program_file(defs, "()");
   std::shared_ptr<SourceFile> file;
   int code = run_guarded(false, out_, err_, file, [&] {
     load_program<double>(opts, file);
@@ -269,7 +280,7 @@ int ReplSession::load(const std::string& path) {
   const std::string& text = python ? parsed.lowered_text : source->text();
   // Its definitions: from each `def` to its ';'.
   std::vector<Token> toks = tokens_of(text);
-  std::vector<std::string> texts;
+  std::vector<std::pair<std::string, std::uint32_t>> texts;  // each with its first line
   for (std::size_t i = 0; i < toks.size(); ++i) {
     if (toks[i].kind != TokenKind::KwDef) continue;
     std::size_t j = i;
@@ -278,7 +289,7 @@ int ReplSession::load(const std::string& path) {
     if (j == toks.size()) break;
     std::size_t b = offset_of(text, toks[i].loc);
     std::size_t e = offset_of(text, toks[j].loc) + 1;
-    texts.push_back(text.substr(b, e - b));
+    texts.emplace_back(text.substr(b, e - b), toks[i].loc.line);
     i = j;
   }
   // Run it as `adlang run` would (its diagnostics point into the file), with the session's
@@ -304,8 +315,10 @@ int ReplSession::load(const std::string& path) {
     out_ << "-- " << path << ": its definitions are loaded; its main term has inputs without "
          << "values (" << missing << "): give them with :env NAME=VALUE to run it\n";
   }
-  for (const std::string& t : texts) {
-    int c = define(t);
+  // A Python program's definitions are those of its lowering (adlang fmt prints it).
+  const std::string origin = python ? path + " (as .ad)" : path;
+  for (const auto& [t, line] : texts) {
+    int c = define(t, origin, line);
     if (c != kExitOk) return c;
   }
   return code;
@@ -321,7 +334,8 @@ int ReplSession::set(const std::string& arg) {
          << (ad_ == AdMode::Paper    ? "paper"
              : ad_ == AdMode::Linear ? "linear"
                                      : "tape")
-         << "\nfuel " << fuel_ << "\n";
+         << "\nfuel " << fuel_.value_or(default_fuel(precision_))
+         << (fuel_ ? "" : " (the default at this precision)") << "\n";
     return kExitOk;
   }
   if (key == "precision") {
@@ -391,11 +405,13 @@ std::string ReplSession::snapshot() const {
   put_field(s, std::to_string(static_cast<int>(predicates_)));
   put_field(s, predicates_set_ ? "1" : "0");
   put_field(s, std::to_string(static_cast<int>(ad_)));
-  put_field(s, std::to_string(fuel_));
+  put_field(s, fuel_ ? std::to_string(*fuel_) : "");
   put_field(s, std::to_string(defs_.size()));
   for (const Def& d : defs_) {
     put_field(s, d.name);
     put_field(s, d.text);
+    put_field(s, d.origin);
+    put_field(s, std::to_string(d.line));
   }
   put_field(s, std::to_string(inputs_.size()));
   for (const Input& in : inputs_) {
@@ -411,11 +427,14 @@ void ReplSession::restore(const std::string& s) {
   predicates_ = static_cast<PredicateMode>(std::stoi(take_field(s, at)));
   predicates_set_ = take_field(s, at) == "1";
   ad_ = static_cast<AdMode>(std::stoi(take_field(s, at)));
-  fuel_ = std::stoull(take_field(s, at));
+  std::string fuel = take_field(s, at);
+  fuel_ = fuel.empty() ? std::nullopt : std::optional<std::uint64_t>(std::stoull(fuel));
   defs_.clear();
   for (std::size_t n = std::stoul(take_field(s, at)); n > 0; --n) {
     std::string name = take_field(s, at);
-    defs_.push_back(Def{name, take_field(s, at)});
+    std::string text = take_field(s, at);
+    std::string origin = take_field(s, at);
+    defs_.push_back(Def{name, text, origin, std::uint32_t(std::stoul(take_field(s, at)))});
   }
   inputs_.clear();
   for (std::size_t n = std::stoul(take_field(s, at)); n > 0; --n) {

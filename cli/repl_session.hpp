@@ -8,12 +8,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "cli/command_options.hpp"
+#include "lang/source.hpp"
 
 namespace adlang {
 
@@ -57,7 +60,9 @@ class ReplSession {
  private:
   struct Def {
     std::string name;
-    std::string text;  // `def f(x: T): U = M;`
+    std::string text;    // `def f(x: T): U = M;`
+    std::string origin;  // where it was typed or loaded from: the session's name or a file
+    std::uint32_t line;  // the line of `origin` it starts on, which diagnostics name
   };
   struct Input {
     std::string name;
@@ -73,20 +78,22 @@ class ReplSession {
   PredicateMode predicates_ = PredicateMode::Strict;
   bool predicates_set_ = false;  // by :set predicates (else a Python :load chooses total)
   AdMode ad_ = AdMode::Tape;
-  std::uint64_t fuel_ = EvalOptions{}.fuel;
+  std::optional<std::uint64_t> fuel_;  // :set fuel; default: default_fuel(precision_)
   bool quit_ = false;
   std::uint32_t input_line_ = 1;  // the session's line number of the input being handled
 
   int command(const std::string& name, const std::string& arg);
-  int define(const std::string& text);
+  // Adds or replaces the definition `text`, which starts at `line` of `origin`.
+  int define(const std::string& text, const std::string& origin, std::uint32_t line);
   int load(const std::string& path);
   int set(const std::string& arg);
   int set_input(const std::string& arg);
   int check(const std::string& expr);
 
-  // The definitions followed by `main`, in order; blank lines before `main` put it on the line
-  // of the session it was typed on (input_line_), when the definitions leave room.
-  std::string program_text(const std::vector<Def>& defs, const std::string& main) const;
+  // The program of the definitions followed by `main`: its diagnostics name each definition's
+  // own line, and main's line in the session (input_line_), as GHCi's <interactive>:LINE:COL.
+  std::shared_ptr<SourceFile> program_file(const std::vector<Def>& defs,
+                                           const std::string& main) const;
   CommonOptions base_options() const;
 };
 

@@ -21,7 +21,13 @@ const char* severity_word(Severity s) {
 std::string render(const Diagnostic& d, const SourceFile* file, const std::string& path) {
   std::string out = file ? file->path() : path;
   if (d.loc.known()) {
-    out += ':' + std::to_string(d.loc.line) + ':' + std::to_string(d.loc.col);
+    std::uint32_t line = d.loc.line;
+    if (file) {
+      SourceOrigin o = file->origin_of(d.loc.line);  // a REPL definition's own line
+      out = o.name;
+      line = o.line;
+    }
+    out += ':' + std::to_string(line) + ':' + std::to_string(d.loc.col);
   }
   if (!out.empty()) out += ": ";
   out += severity_word(d.severity);

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "lang/diagnostics.hpp"
+#include "support/setting_hint.hpp"
 
 namespace adlang {
 
@@ -97,8 +98,8 @@ std::string Op::domain_text() const {
       return "a / b is defined only for b != 0";
     case OpDomain::OffIntegers:
       return name() +
-             "(x) is smooth (and defined) only off the integers, where it does not jump; "
-             "--predicates total makes it total";
+             "(x) is smooth (and defined) only off the integers, where it does not jump; " +
+             setting_hint(Setting::Predicates, "total") + " makes it total";
   }
   throw InternalError("internal error: unknown operator domain");
 }

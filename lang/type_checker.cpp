@@ -1,13 +1,17 @@
 #include "lang/type_checker.hpp"
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
 
 #include "lang/diagnostics.hpp"
+#include "lang/near_miss.hpp"
 #include "lang/operators.hpp"
 #include "lang/resolve.hpp"
 #include "lang/verifier.hpp"
+#include "support/setting_hint.hpp"
 #include "support/stack.hpp"
 
 namespace adlang {
@@ -64,6 +68,23 @@ class Scopes {
   const FunSig* lookup_fun(Name f) const {
     auto it = funs_.find(f);
     return it == funs_.end() ? nullptr : &it->second.back();
+  }
+
+  // The variables the current function body (or the main term) sees, and the functions in
+  // scope, sorted: the candidates of a "did you mean".
+  std::vector<std::string> visible_var_names() const {
+    std::vector<std::string> out;
+    for (const auto& [x, bindings] : vars_)
+      if (bindings.back().index >= floor_) out.push_back(x.str());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  std::vector<std::string> fun_names() const {
+    std::vector<std::string> out;
+    for (const auto& [f, sigs] : funs_)
+      out.push_back(f.str());
+    std::sort(out.begin(), out.end());
+    return out;
   }
 
  private:
@@ -262,10 +283,12 @@ class Checker {
       throw CompileError(s->loc, "'" + s->name.str() + "' is a function, not a value",
                          {"call it: " + s->name.str() + "(...)"});
     }
-    throw CompileError(s->loc, "unbound variable '" + s->name.str() + "'",
-                       {"a program's free variables are its inputs: pass a value with "
-                        "--env " +
-                        s->name.str() + "=VALUE"});
+    std::vector<std::string> notes;
+    if (std::optional<std::string> near = did_you_mean(s->name.str(), scopes_.visible_var_names()))
+      notes.push_back(*near);
+    notes.push_back("a program's free variables are its inputs: give it a value with " +
+                    setting_hint(Setting::Input, s->name.str() + "=VALUE"));
+    throw CompileError(s->loc, "unbound variable '" + s->name.str() + "'", notes);
   }
 
   Term binary(const Syntax& s) {
@@ -330,8 +353,15 @@ class Checker {
                          {"predicates can only be the guard of an 'if'"});
     }
     std::vector<std::string> notes;
-    if (scopes_.lookup_var(s->name))
+    if (scopes_.lookup_var(s->name)) {
       notes.push_back("'" + s->name.str() + "' is a variable, not a function");
+    } else {
+      std::vector<std::string> callable = scopes_.fun_names();
+      for (const Op& op : Op::all(0))
+        callable.push_back(op.name());
+      if (std::optional<std::string> near = did_you_mean(s->name.str(), callable))
+        notes.push_back(*near);
+    }
     notes.push_back(operator_list_note());
     throw CompileError(s->loc, "unknown function '" + s->name.str() + "'", notes);
   }

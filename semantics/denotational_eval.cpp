@@ -6,6 +6,7 @@
 #include "lang/diagnostics.hpp"
 #include "semantics/tagged_dual.hpp"
 #include "support/resource_budget.hpp"
+#include "support/setting_hint.hpp"
 #include "support/stack.hpp"
 
 namespace adlang {
@@ -40,7 +41,8 @@ template <class S>
   throw Undefined(UndefinedKind::Range, loc,
                   what + " is outside the range of " + precision_name(ScalarTraits<S>::precision) +
                       " precision",
-                  {"rerun with --precision 50 to compute with 50-digit floats"});
+                  {"rerun with " + setting_hint(Setting::Precision, "50") +
+                   " to compute with 50-digit floats"});
 }
 
 template <class S>
@@ -378,7 +380,8 @@ class Denotation {
           throw Undefined(UndefinedKind::Fuel, loc,
                           "out of fuel after " + std::to_string(stats_.calls) +
                               " function calls in '" + c.fun.name.str() + "'",
-                          {"the recursion may not terminate; raise the limit with --fuel N"});
+                          {"the recursion may not terminate; raise the limit with " +
+                           setting_hint(Setting::Fuel, "N")});
         }
         --fuel_left_;
         ++stats_.calls;
@@ -396,7 +399,8 @@ class Denotation {
       throw Undefined(UndefinedKind::Depth, loc,
                       "differentiation is nested more than " + std::to_string(max) + " levels deep",
                       {"each level doubles the cost of the denotation's arithmetic; raise the "
-                       "limit with --max-rd-nesting N (at most 63)"});
+                       "limit with " +
+                       setting_hint(Setting::MaxRdNesting, "N") + " (at most 63)"});
     }
     return level_++;
   }
@@ -487,7 +491,7 @@ Value<S> with_approximants(const Term& m, const DenEnv<S>& inputs, const Denotat
                         "'" + e.function.str() + "' is applied beyond the approximant mu_" +
                             std::to_string(n) +
                             " of its letrec (the limited language letrec_n, Fig. 8)",
-                        {"raise the bound with --unfold N"});
+                        {"raise the bound with " + setting_hint(Setting::Unfold, "N")});
       }
       if (n >= o.max_approximant) {
         throw Undefined(

@@ -3,6 +3,7 @@
 #include "lang/diagnostics.hpp"
 #include "semantics/environment.hpp"
 #include "semantics/undefined.hpp"
+#include "support/setting_hint.hpp"
 
 namespace adlang {
 
@@ -24,8 +25,8 @@ void DerivationRecorder::enter(EventKind k, const Term& t, const FunFrame* phi) 
   if (++events_ > max_events_) {
     throw Undefined(UndefinedKind::TraceSize, t.loc(),
                     "the derivation has more than " + std::to_string(max_events_) + " judgements",
-                    {"derivations are for small programs; raise the limit with "
-                     "--derivation-max-judgements N"});
+                    {"derivations are for small programs; raise the limit with " +
+                     setting_hint(Setting::DerivationMaxJudgements, "N")});
   }
   DerivationEvent e;
   e.kind = k;

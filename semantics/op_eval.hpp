@@ -19,6 +19,7 @@
 #include "lang/source.hpp"
 #include "semantics/scalar.hpp"
 #include "semantics/undefined.hpp"
+#include "support/setting_hint.hpp"
 
 namespace adlang {
 
@@ -45,7 +46,8 @@ template <class S>
     if (arg == 0) {
       notes.push_back(
           "if x is a nonzero number that underflowed to 0 (below about 5e-324 in double "
-          "precision), rerun with --precision 50 to compute it with 50-digit floats");
+          "precision), rerun with " +
+          setting_hint(Setting::Precision, "50") + " to compute it with 50-digit floats");
     }
   }
   throw Undefined(UndefinedKind::OpDomain, loc, what, std::move(notes));
@@ -58,7 +60,8 @@ void check_range(Op op, const S* out, std::size_t n, SourceLoc loc) {
       throw Undefined(UndefinedKind::Range, loc,
                       "the result of " + op.name() + " is outside the range of " +
                           std::string(to_string(ScalarTraits<S>::precision)) + " precision",
-                      {"rerun with --precision 50 to compute it with 50-digit floats"});
+                      {"rerun with " + setting_hint(Setting::Precision, "50") +
+                       " to compute it with 50-digit floats"});
     }
   }
 }
@@ -128,8 +131,8 @@ void eval_op(Op op, const S* in, S* out, SourceLoc loc, PredicateMode mode) {
                       op.name() +
                           " is not in the polynomial fragment, which exact rationals "
                           "compute",
-                      {"exact mode supports + - * / " + polynomial_operator_names() +
-                       "; use --precision double, 50 or 100"});
+                      {"exact mode supports + - * / " + polynomial_operator_names() + "; use " +
+                       setting_hint(Setting::Precision, "double, 50 or 100")});
     }
   }
   if (op_eval_detail::outside_domain(op.domain(), in, mode)) {
@@ -166,14 +169,15 @@ template <class S>
 template <class S>
 Undefined predicate_undefined(Pred p, const S& a, SourceLoc loc) {
   std::string v = ScalarTraits<S>::to_text(a);
-  return Undefined(UndefinedKind::Predicate, loc,
-                   std::string("the comparison '") + p.symbol() +
-                       "' is undefined where its two "
-                       "sides are equal (both are " +
-                       v + ")",
-                   {"adlang follows the paper: a predicate must have open pre-images, so every "
-                    "comparison is undefined on the diagonal; --predicates=total gives the "
-                    "conventional comparisons"});
+  return Undefined(
+      UndefinedKind::Predicate, loc,
+      std::string("the comparison '") + p.symbol() +
+          "' is undefined where its two "
+          "sides are equal (both are " +
+          v + ")",
+      {"adlang follows the paper: a predicate must have open pre-images, so every "
+       "comparison is undefined on the diagonal; " +
+       setting_hint(Setting::Predicates, "total") + " gives the conventional comparisons"});
 }
 
 }  // namespace adlang

@@ -6,6 +6,7 @@
 #include "semantics/derivation_recorder.hpp"
 #include "semantics/symbolic_eval.hpp"
 #include "support/resource_budget.hpp"
+#include "support/setting_hint.hpp"
 #include "support/stack.hpp"
 
 namespace adlang {
@@ -24,7 +25,8 @@ S literal_value(const Literal& lit) {
       throw Undefined(UndefinedKind::Range, lit.loc(),
                       "the literal " + lit.text + " is outside the range of " +
                           to_string(ScalarTraits<S>::precision) + " precision",
-                      {"rerun with --precision 50 to compute with 50-digit floats"});
+                      {"rerun with " + setting_hint(Setting::Precision, "50") +
+                       " to compute with 50-digit floats"});
     case LiteralProblem::TooLargeForExact:
       throw Undefined(UndefinedKind::Unsupported, lit.loc(),
                       "the literal " + lit.text + " is too large for exact arithmetic",
@@ -73,7 +75,8 @@ const FunFrame* enter_call(const Closure& clo, FunFrame& scratch, EvalContext& c
     throw Undefined(UndefinedKind::Fuel, loc,
                     "out of fuel after " + std::to_string(cx.calls) + " function calls in '" +
                         clo.def->name.str() + "'",
-                    {"the recursion may not terminate; raise the limit with --fuel N"});
+                    {"the recursion may not terminate; raise the limit with " +
+                     setting_hint(Setting::Fuel, "N")});
   }
   --cx.fuel_left;
   ++cx.calls;
@@ -84,7 +87,7 @@ const FunFrame* enter_call(const Closure& clo, FunFrame& scratch, EvalContext& c
                     "'" + clo.def->name.str() +
                         "' is called beyond the unfolding bound of the "
                         "limited language (letrec_n, Fig. 8)",
-                    {"raise the bound with --unfold N"});
+                    {"raise the bound with " + setting_hint(Setting::Unfold, "N")});
   }
   scratch = FunFrame{clo.frame->group, clo.frame->parent, clo.frame->unfold_left - 1};
   return &scratch;
@@ -184,7 +187,8 @@ class OrdinaryEval {
           throw Undefined(UndefinedKind::Range, m.loc(),
                           std::string("the sum is outside the range of ") +
                               to_string(ScalarTraits<S>::precision) + " precision",
-                          {"rerun with --precision 50 to compute with 50-digit floats"});
+                          {"rerun with " + setting_hint(Setting::Precision, "50") +
+                           " to compute with 50-digit floats"});
         }
         return;
       }

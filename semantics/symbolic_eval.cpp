@@ -11,6 +11,7 @@
 #include "semantics/ordinary_eval.hpp"
 #include "semantics/repeated_call.hpp"
 #include "support/resource_budget.hpp"
+#include "support/setting_hint.hpp"
 #include "support/stack.hpp"
 
 namespace adlang {
@@ -261,7 +262,7 @@ class SymbolicEval {
       throw Undefined(
           UndefinedKind::TraceSize, loc,
           "the trace has more than " + std::to_string(cx_.options.max_trace_nodes) + " steps",
-          {"raise the limit with --max-trace N"});
+          {"raise the limit with " + setting_hint(Setting::MaxTrace, "N")});
     }
   }
 
@@ -378,7 +379,8 @@ class SymbolicEval {
           throw Undefined(UndefinedKind::Range, r.loc(),
                           std::string("the sum is outside the range of ") +
                               to_string(ScalarTraits<S>::precision) + " precision",
-                          {"rerun with --precision 50 to compute with 50-digit floats"});
+                          {"rerun with " + setting_hint(Setting::Precision, "50") +
+                           " to compute with 50-digit floats"});
         }
         return Traced<S>{r, std::move(v)};
       }
@@ -460,7 +462,8 @@ class SymbolicEval {
                         "derivatives are nested more than " +
                             std::to_string(cx_.options.max_rd_nesting) + " levels deep",
                         {"a recursion through a derivative may not terminate; raise the limit "
-                         "with --max-rd-nesting N"});
+                         "with " +
+                         setting_hint(Setting::MaxRdNesting, "N")});
       }
       ++cx_.rd_depth;
     }
@@ -483,12 +486,14 @@ class SymbolicEval {
                                     cx_.derivative_steps_left(), &cx_.derivative);
     } catch (const DerivativeTooLarge&) {
       // R was given the steps left; the user set the run's budget, so that is what we report.
-      throw Undefined(UndefinedKind::TraceSize, r.loc(),
-                      "the derivatives of this run need more than " +
-                          std::to_string(cx_.options.max_derivative_steps) + " steps of R in all",
-                      {"nested derivatives through the paper's R (--ad=paper) grow exponentially, "
-                       "through --ad=linear they do not; the limit is raised with "
-                       "--max-derivative-steps N"});
+      throw Undefined(
+          UndefinedKind::TraceSize, r.loc(),
+          "the derivatives of this run need more than " +
+              std::to_string(cx_.options.max_derivative_steps) + " steps of R in all",
+          {"nested derivatives through the paper's R (" + setting_hint(Setting::Ad, "paper") +
+           ") grow exponentially, through " + setting_hint(Setting::Ad, "linear") +
+           " they do not; the limit is raised with " +
+           setting_hint(Setting::MaxDerivativeSteps, "N")});
     } catch (const StackExhausted& e) {
       throw Undefined(UndefinedKind::Depth, r.loc(), e.what(),
                       {"the trace being differentiated is nested too deeply for the stack"});

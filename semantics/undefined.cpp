@@ -1,5 +1,6 @@
 #include "semantics/undefined.hpp"
 
+#include "support/setting_hint.hpp"
 #include "support/stack.hpp"
 
 namespace adlang {
@@ -34,8 +35,8 @@ StackScope check_evaluation_depth(SourceLoc loc) {
                     "evaluation is nested too deeply for the stack (the recursion may not "
                     "terminate)",
                     {"adlang evaluates on a 4 GiB stack (64 MiB in sanitizer builds); a deeper "
-                     "recursion needs --fuel to stop "
-                     "it or a different formulation"});
+                     "recursion needs " +
+                     setting_hint(Setting::Fuel, "N") + " to stop it or a different formulation"});
   }
   return StackScope(StackFrameBytes::Evaluator);
 }

@@ -1,4 +1,5 @@
 #include "support/resource_budget.hpp"
+#include "support/setting_hint.hpp"
 
 #include <fcntl.h>
 #include <malloc.h>
@@ -53,8 +54,11 @@ std::string message(BudgetKind kind, const BudgetLimits& limits, std::uint64_t r
 }
 
 std::vector<std::string> notes(BudgetKind kind) {
-  if (kind == BudgetKind::Time) return {"raise it with --timeout SECONDS (0: no time budget)"};
-  return {"raise it with --max-memory SIZE (e.g. --max-memory 8G or --max-memory 50%)"};
+  if (kind == BudgetKind::Time)
+    return {"raise it with " + setting_hint(Setting::Timeout, "SECONDS") + " (0: no time budget)"};
+  return {"raise it with " + setting_hint(Setting::MaxMemory, "SIZE") + " (e.g. " +
+          setting_hint(Setting::MaxMemory, "8G") + " or " +
+          setting_hint(Setting::MaxMemory, "50%") + ")"};
 }
 
 // Ends the process when a raised flag went unread for kGrace, or memory ran far past the

@@ -20,6 +20,7 @@
 #include "semantics/ordinary_eval.hpp"
 #include "semantics/symbolic_eval.hpp"
 #include "support/resource_budget.hpp"
+#include "support/setting_hint.hpp"
 
 namespace adlang::compiled {
 
@@ -28,7 +29,8 @@ template <class S>
   throw Undefined(UndefinedKind::Range, loc,
                   std::string("the sum is outside the range of ") +
                       to_string(ScalarTraits<S>::precision) + " precision",
-                  {"rerun with --precision 50 to compute with 50-digit floats"});
+                  {"rerun with " + setting_hint(Setting::Precision, "50") +
+                   " to compute with 50-digit floats"});
 }
 
 template <class S>

@@ -23,6 +23,7 @@
 #include "semantics/op_eval.hpp"
 #include "support/memory_regions.hpp"
 #include "support/resource_budget.hpp"
+#include "support/setting_hint.hpp"
 #include "support/threads.hpp"
 
 namespace adlang::graph {
@@ -1862,7 +1863,8 @@ class Executor {
     Undefined e(UndefinedKind::Fuel, s.loc,
                 "out of fuel after " + std::to_string(calls_made()) + " function calls in '" +
                     function_name(g_.bodies[s.callee]) + "'",
-                {"the recursion may not terminate; raise the limit with --fuel N"});
+                {"the recursion may not terminate; raise the limit with " +
+                 setting_hint(Setting::Fuel, "N")});
     const Bottom* b = make_bottom(f, s.pos, e);
     std::lock_guard<std::mutex> l(mu_);
     if (!fuel_bottom_) fuel_bottom_ = b;
@@ -1878,8 +1880,8 @@ class Executor {
                 "more than " + std::to_string(o_.max_frames) +
                     " activations are live at once (calling '" +
                     function_name(g_.bodies[s.callee]) + "')",
-                {"the graph keeps a frame per live activation; raise the limit with "
-                 "--max-frames N"});
+                {"the graph keeps a frame per live activation; raise the limit with " +
+                 setting_hint(Setting::MaxFrames, "N")});
     const Bottom* b = make_bottom(f, s.pos, e);
     std::lock_guard<std::mutex> l(mu_);
     if (!frames_bottom_) frames_bottom_ = b;

@@ -6,12 +6,14 @@
 #include "semantics/compiled_eval.hpp"
 #include "semantics/op_eval.hpp"
 #include "semantics/scalar.hpp"
+#include "support/setting_hint.hpp"
 
 namespace adlang::graph {
 
 Undefined sum_out_of_range(SourceLoc loc) {
   return Undefined(UndefinedKind::Range, loc, "the sum is outside the range of double precision",
-                   {"rerun with --precision 50 to compute with 50-digit floats"});
+                   {"rerun with " + setting_hint(Setting::Precision, "50") +
+                    " to compute with 50-digit floats"});
 }
 
 Value<double> evaluate_rd(const RdProgram& p, const double* in, const EvalOptions& eval,

@@ -7,6 +7,7 @@
 #include "lang/diagnostics.hpp"
 #include "semantics/graph/node_value.hpp"
 #include "support/resource_budget.hpp"
+#include "support/setting_hint.hpp"
 
 namespace adlang::graph {
 
@@ -422,8 +423,8 @@ struct PartitionRunner::Impl {
                     "out of fuel after " + std::to_string(o.graph.eval.fuel) +
                         " function calls on partition " + std::to_string(part.rank) + " in '" +
                         g.bodies[s.callee].name + "'",
-                    {"the recursion may not terminate; raise the limit with --fuel N (it holds "
-                     "per partition)"});
+                    {"the recursion may not terminate; raise the limit with " +
+                     setting_hint(Setting::Fuel, "N") + " (it holds per partition)"});
         fuel_bottom = bottom(t, s.pos, e).bottom;
       }
       return fuel_bottom;
@@ -434,7 +435,8 @@ struct PartitionRunner::Impl {
                     "more than " + std::to_string(o.graph.max_frames) +
                         " activations are live at once on partition " + std::to_string(part.rank) +
                         " (calling '" + g.bodies[s.callee].name + "')",
-                    {"raise the limit with --max-frames N (it holds per partition)"});
+                    {"raise the limit with " + setting_hint(Setting::MaxFrames, "N") +
+                     " (it holds per partition)"});
         frames_bottom = bottom(t, s.pos, e).bottom;
       }
       return frames_bottom;

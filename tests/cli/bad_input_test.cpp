@@ -74,7 +74,21 @@ TEST(BadInput, InputWithoutAValue) {
   ProcessResult r = run_text("x + 1");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("error: input 'x' has no value"), std::string::npos);
-  EXPECT_NE(r.err.find("pass --env x=VALUE"), std::string::npos);
+  EXPECT_NE(r.err.find("give it a value with --env x=VALUE"), std::string::npos);
+}
+
+TEST(BadInput, FunctionUsedAsAValueIsATypeError) {
+  ProcessResult r = run_text("def sq(x: real): real = x * x;\nsq + 1");
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_NE(r.err.find(":2:1: error: 'sq' is a function, not a value"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("--env"), std::string::npos) << r.err;
+}
+
+TEST(BadInput, MisspelledVariableGetsDidYouMean) {
+  ProcessResult r = run_text("let rate = 2 in rat * 3");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("error: input 'rat' has no value"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("note: did you mean 'rate'?"), std::string::npos) << r.err;
 }
 
 TEST(BadInput, NanAndInfAreNotNumbers) {

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "cli/process.hpp"
 #include "support/test_support.hpp"
@@ -54,6 +55,33 @@ TEST(Cli, ExactPrecisionRefusesNonPolynomialPrograms) {
   EXPECT_NE(r.err.find("sin.ad:1:5: error: 'sin' is outside the polynomial fragment"),
             std::string::npos)
       << r.err;
+}
+
+// `adlang fmt X.py > X.ad && adlang run X.ad` with the inputs the printed comments list gives
+// the script's value: the pragma line carries the script's total predicates.
+TEST(Cli, FmtOfPythonRunsAsTheScript) {
+  ProcessResult script = adlang({"run", "thesis/fac.py"});
+  ASSERT_EQ(script.exit_code, 0) << script.err;
+  ProcessResult printed = adlang({"fmt", "thesis/fac.py"});
+  ASSERT_EQ(printed.exit_code, 0) << printed.err;
+  EXPECT_EQ(printed.out.rfind("-- pragma: predicates total\n", 0), 0u) << printed.out;
+  std::string f = write_temp("fac.ad", printed.out);
+  std::vector<std::string> args{"run", f};
+  std::istringstream lines(printed.out);
+  for (std::string line; std::getline(lines, line);) {
+    // -- input n = 5 (the script's feed_dict)
+    std::istringstream words(line);
+    std::string dashes, input, name, eq, value;
+    if (words >> dashes >> input >> name >> eq >> value && input == "input" && eq == "=")
+      args.insert(args.end(), {"--env", name + "=" + value});
+  }
+  ASSERT_EQ(args.size(), 4u) << printed.out;
+  ProcessResult run = adlang(args);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, script.out);
+  // Without the pragma's predicates, fac's n <= 1 is undefined at the tie n = 1.
+  args.insert(args.end(), {"--predicates", "strict"});
+  EXPECT_EQ(adlang(args).exit_code, 1);
 }
 
 TEST(Cli, TracePrintsTheTraceTerm) {

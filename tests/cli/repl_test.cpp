@@ -48,6 +48,18 @@ TEST(Repl, PipedLoadBringsDefinitionsIntoScope) {
   EXPECT_EQ(r.exit_code, 2);  // the missing file
 }
 
+TEST(Repl, MessagesNameTheSessionsCommandsAndLines) {
+  ProcessResult r = piped_session("messages");
+  EXPECT_EQ(r.exit_code, 1);  // the first failure: countdown out of fuel
+  // The hints are the REPL's commands, never the command line's flags.
+  EXPECT_EQ(r.err.find(" --"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(":set fuel N"), std::string::npos) << r.err;
+  // log(0) inside logsq is reported on the line logsq was typed on (7), not the program's.
+  EXPECT_NE(r.err.find("<repl>:7:"), std::string::npos) << r.err;
+  // `help` without the colon is the help.
+  EXPECT_NE(r.out.find(":set fuel N"), std::string::npos) << r.out;
+}
+
 TEST(Repl, ScriptWithoutErrorsExitsZero) {
   ProcessResult r = test::run_process(test::adlang_binary(), {"repl"}, "",
                                       "def f(x: real): real = x + 1;\nf(f(1))\n:quit\nf(0)\n");
@@ -89,6 +101,24 @@ class Terminal {
     ssize_t n = write(fd_, keys.data(), keys.size());
     ASSERT_EQ(n, static_cast<ssize_t>(keys.size()));
   }
+
+  // Writes `keys` at once, whatever mode the terminal is in (Ctrl-C during an evaluation).
+  void press(const std::string& keys) {
+    ssize_t n = write(fd_, keys.data(), keys.size());
+    ASSERT_EQ(n, static_cast<ssize_t>(keys.size()));
+  }
+
+  // Waits until the line editor has given the terminal back (canonical mode): an input is
+  // being evaluated.
+  void wait_evaluating() {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    termios mode{};
+    while (tcgetattr(fd_, &mode) == 0 && !(mode.c_lflag & ICANON) &&
+           std::chrono::steady_clock::now() < deadline)
+      usleep(1000);
+  }
+
+  pid_t pid() const { return pid_; }
 
   // Reads until the output since the last call contains `text` (at most 10 s); returns it.
   std::string read_until(const std::string& text) {
@@ -164,6 +194,71 @@ TEST(Repl, TerminalEditsLinesAndRecallsHistory) {
   t.type("cube(2)\r");
   EXPECT_NE(t.read_until("adlang> ").find("\r\n8\r\n"), std::string::npos);
   t.type("\x04");  // Ctrl-D: end of input
+  EXPECT_EQ(t.wait_exit(), 0);
+}
+
+// Ctrl-C, as in GHCi and Python: it ends the evaluation (or the line being typed), prints
+// "Interrupted", and the session goes on with all its definitions. About 2 s.
+TEST(Repl, CtrlCInterruptsAndKeepsTheSession) {
+  Terminal t;
+  ASSERT_TRUE(t.started());
+  t.read_until("adlang> ");
+  t.type("def sq(x: real): real = x * x;\r");
+  t.read_until("adlang> ");
+  t.type("def fib(n: real): real = if n < 2 then n else fib(n - 1) + fib(n - 2);\r");
+  t.read_until("adlang> ");
+  t.type(":set fuel 1000000000000\r");
+  t.read_until("adlang> ");
+  // fib(60.5) takes about 10^12 calls: hours (at half-integers no comparison ties).
+  t.type("fib(60.5)\r");
+  t.wait_evaluating();
+  usleep(300000);
+  t.press("\x03");
+  std::string seen = t.read_until("adlang> ");
+  EXPECT_NE(seen.find("Interrupted\r\n"), std::string::npos) << seen;
+  t.type("sq(7)\r");
+  seen = t.read_until("adlang> ");
+  EXPECT_NE(seen.find("\r\n49\r\n"), std::string::npos) << seen;
+  // At the prompt, the line being typed is dropped; so is a definition typed over two lines.
+  t.type("sq(");
+  t.press("\x03");
+  EXPECT_NE(t.read_until("adlang> ").find("Interrupted"), std::string::npos);
+  t.type("def cube(x: real): real =\r");
+  t.read_until("...> ");
+  t.press("\x03");
+  t.read_until("adlang> ");
+  t.type("cube(2)\r");
+  seen = t.read_until("adlang> ");
+  EXPECT_NE(seen.find("unknown function 'cube'"), std::string::npos) << seen;
+  // SIGINT sent to the REPL's process itself (kill -INT), not typed, ends the evaluation too.
+  t.type("fib(60.5)\r");
+  t.wait_evaluating();
+  usleep(300000);
+  kill(t.pid(), SIGINT);
+  EXPECT_NE(t.read_until("adlang> ").find("Interrupted"), std::string::npos);
+  t.type("sq(8) + fib(10.5)\r");
+  seen = t.read_until("adlang> ");
+  EXPECT_NE(seen.find("\r\n163.5\r\n"), std::string::npos) << seen;
+  t.type("\x04");
+  EXPECT_EQ(t.wait_exit(), 0);
+}
+
+// Ctrl-L clears the screen (the terminal's clear sequence) and keeps the line being typed.
+TEST(Repl, CtrlLClearsTheScreen) {
+  Terminal t;
+  ASSERT_TRUE(t.started());
+  t.read_until("adlang> ");
+  t.type("1 +");
+  t.read_until("1 +");
+  t.type("\x0c");
+  // The screen is cleared (xterm's clear: cursor home, erase the display), then the prompt
+  // and the line are drawn again.
+  std::string seen = t.read_until("1 +");
+  EXPECT_NE(seen.find("\x1b[2J"), std::string::npos) << ::testing::PrintToString(seen);
+  EXPECT_NE(seen.find("adlang> "), std::string::npos) << ::testing::PrintToString(seen);
+  t.type(" 2\r");
+  EXPECT_NE(t.read_until("adlang> ").find("\r\n3\r\n"), std::string::npos);
+  t.type("\x04");
   EXPECT_EQ(t.wait_exit(), 0);
 }
 

@@ -35,6 +35,9 @@ class CliReference:
         self.adlang = adlang
         self.workdir = workdir
         self.defs = []  # definition texts, in order (a later def of a name replaces it)
+        # where each definition was typed: (cell count, line in the cell), which the kernel's
+        # diagnostics name
+        self.origins = []
         self.env = {}
         self.settings = {}  # precision, predicates, ad, fuel
 
@@ -42,13 +45,32 @@ class CliReference:
         m = re.match(r"\s*def\s+([A-Za-z_][A-Za-z0-9_']*)", text)
         return m.group(1) if m else None
 
-    def _add_def(self, text):
+    def _add_def(self, text, origin):
         name = self._def_name(text)
         for i, d in enumerate(self.defs):
             if self._def_name(d) == name:
                 self.defs[i] = text
+                self.origins[i] = origin
                 return
         self.defs.append(text)
+        self.origins.append(origin)
+
+    def _located(self, err, count, term_line):
+        """`err` with the CLI's locations in cell.ad (In[count]:LINE:COL) turned into the
+        kernel's: the cell and line each definition was typed on, and the term's own line."""
+        starts = []  # (first line in cell.ad, (cell, line))
+        line = 1
+        for d, origin in zip(self.defs, self.origins):
+            starts.append((line, origin))
+            line += d.count("\n") + 1
+        starts.append((line, (count, term_line)))
+
+        def mapped(m):
+            at = int(m.group(1))
+            first, (cell, cell_line) = [s for s in starts if s[0] <= at][-1]
+            return "In[%d]:%d:" % (cell, cell_line + at - first)
+
+        return re.sub(r"In\[%d\]:(\d+):" % count, mapped, err)
 
     def expected(self, cell, count):
         """(stdout, stderr, failed, svg) the CLI gives for `cell`; stderr names the program
@@ -58,9 +80,11 @@ class CliReference:
         lines = cell.split("\n")
         magic = None
         body = []
+        magic_lines = 0  # the body starts on the cell's line magic_lines + 1
         for line in lines:
             s = line.strip()
             if not body and s.startswith("%"):
+                magic_lines += 1
                 words = s.split()
                 if words[0] == "%env":
                     name, value = s[len("%env"):].strip().split("=", 1)
@@ -75,18 +99,19 @@ class CliReference:
                 body.append(line)
         # Definitions, then the term.
         text = "\n".join(body)
-        term_parts = []
-        rest = text
+        offset = 0
         while True:
-            stripped = rest.lstrip()
+            stripped = text[offset:].lstrip()
+            start = len(text) - len(stripped)
+            cell_line = magic_lines + 1 + text[:start].count("\n")
             if stripped.startswith("def ") or stripped.startswith("def\t"):
                 end = stripped.index(";") + 1
-                self._add_def(stripped[:end])
-                rest = stripped[end:]
+                self._add_def(stripped[:end], (count, cell_line))
+                offset = start + end
             else:
-                term_parts.append(rest)
+                term_line = cell_line
                 break
-        term = "".join(term_parts).strip()
+        term = text[offset:].strip()
         if magic and magic[0] == "%check" and len(magic) == 2 and magic[1].isdigit():
             argv = ["check", "--count", magic[1]]
             for key in ("precision", "predicates"):
@@ -129,6 +154,7 @@ class CliReference:
             # %plot shows the samples only with `table`; the reasons for undefined points always.
             out = "".join(line + "\n" for line in out.split("\n")
                           if line.startswith("-- undefined: "))
+        err = self._located(err, count, term_line)
         svg = None
         if command in ("trace", "diff") and not failed:
             # The picture: `adlang trace` with the same flags (and --wrt for %diff).

@@ -145,11 +145,13 @@ class Lowerer {
 
   const Node& module_;
   std::set<std::string> identifiers_;
-  std::map<std::string, Name> renamed_;                 // Python names that are keywords of ours
-  std::map<std::string, std::string> imports_;          // local name -> qualified module/object
-  std::map<std::string, FunctionInfo> functions_;       // by the Python name that calls it
-  std::map<std::string, Value> constants_;              // globals bound once to a number
-  std::map<std::string, const Node*> declares_;         // Declare'd TF name -> its call
+  std::map<std::string, Name> renamed_;            // Python names that are keywords of ours
+  std::map<std::string, std::string> imports_;     // local name -> qualified module/object
+  std::map<std::string, FunctionInfo> functions_;  // by the Python name that calls it
+  std::map<std::string, Value> constants_;         // globals bound once to a number
+  std::map<std::string, const Node*> declares_;    // Declare'd TF name -> its call
+  // The func_name of each @function.Defun that no function.Declare names, with its value's node.
+  std::vector<std::pair<std::string, const Node*>> unmatched_defuns_;
   std::map<std::string, const Node*> module_assigned_;  // top-level names -> first assignment
 
   // Per lowering pass (run() repeats until the functions' result shapes are stable).

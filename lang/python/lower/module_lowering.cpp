@@ -2,11 +2,13 @@
 // pairs), the top-level statements as the program's term, the script's own sess.run and
 // feed_dict, and the entry point lower_python (docs/python.md).
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <optional>
 #include <tuple>
 
 #include "lang/diagnostics.hpp"
+#include "lang/near_miss.hpp"
 #include "lang/op.hpp"
 #include "lang/printer.hpp"
 #include "lang/python/ast/py_parse.hpp"
@@ -238,6 +240,7 @@ void Lowerer::collect_def(const Node& def) {
     f.param_shapes = dtypes;
     f.param_inferred.assign(dtypes.size(), false);
     std::string func_name;
+    const Node* func_name_node = nullptr;
     for (const NodePtr& k : call_keywords(d)) {
       const std::string& kw = k->text("arg");
       if (kw == "func_name") {
@@ -245,6 +248,7 @@ void Lowerer::collect_def(const Node& def) {
         if (!v->is(Kind::Constant) || v->constant_type != ConstantType::Str)
           refuse(*v, "func_name must be a string literal");
         func_name = v->str_value;
+        func_name_node = v;
       } else if (kw != "out_names" && kw != "noinline" && kw != "python_grad_func") {
         refuse(*k, "this argument of @function.Defun cannot be lowered");
       }
@@ -263,6 +267,7 @@ void Lowerer::collect_def(const Node& def) {
       functions_[py].name = decl.name;
       return;
     }
+    if (func_name_node) unmatched_defuns_.emplace_back(func_name, func_name_node);
   }
   functions_[py] = f;
 }
@@ -349,11 +354,41 @@ void Lowerer::collect_module() {
   for (const std::string& x : names_assigned_in(body))
     module_assigned_.emplace(x, first_assignment(body, x, false));
   for (const auto& [py, f] : functions_) {
-    if (!f.def) {
-      refuse(*declares_.begin()->second,
-             "'" + py + "' is declared with function.Declare but no @function.Defun defines it",
-             {"give the definition func_name=\"...\" with the declared name"});
+    if (f.def) continue;
+    // The Declare of `py`, and a Defun whose func_name is a near miss of the declared name
+    // (the thesis's Declare("tak") with Defun(func_name="Tak")).
+    const Node* declare = declares_.begin()->second;
+    std::string declared;
+    for (const auto& [tf_name, target] : declares_) {
+      if (target->text("id") == py) {
+        declare = target;
+        declared = tf_name;
+      }
     }
+    std::vector<std::string> defun_names;
+    for (const auto& [name, node] : unmatched_defuns_)
+      defun_names.push_back(name);
+    std::vector<std::string> notes;
+    if (std::optional<std::string> near = nearest_name(declared, defun_names)) {
+      const Node* at = nullptr;
+      for (const auto& [name, node] : unmatched_defuns_)
+        if (name == *near && !at) at = node;
+      std::string lower_near = *near, lower_declared = declared;
+      for (std::string* w : {&lower_near, &lower_declared})
+        for (char& c : *w)
+          c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      notes.push_back(
+          "the @function.Defun on line " + std::to_string(loc(*at).line) + " has func_name=\"" +
+          *near + "\": did you mean func_name=\"" + declared + "\"?" +
+          (lower_near == lower_declared ? " (TensorFlow's function names are case-sensitive)"
+                                        : ""));
+    } else {
+      notes.push_back("give the definition func_name=\"...\" with the declared name");
+    }
+    refuse(*declare,
+           "'" + py + "' is declared with function.Declare(\"" + declared +
+               "\") but no @function.Defun defines it",
+           notes);
   }
 }
 
