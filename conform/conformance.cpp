@@ -91,6 +91,7 @@ std::string undefined_reason(UndefinedKind k) {
     case UndefinedKind::Fuel:
     case UndefinedKind::Unfold:
     case UndefinedKind::Depth:
+    case UndefinedKind::Repeats:
       return "non-termination";
     case UndefinedKind::Range:
     case UndefinedKind::TraceSize:
