@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <utility>
 
 namespace adlang {
 
@@ -55,9 +57,14 @@ std::size_t significant_digits(const std::string& number) {
 // %.{digits}Lg of x (a nonzero number parsed), or false when x overflowed or underflowed.
 bool rounded(long double x, int digits, std::string& out) {
   if (!std::isfinite(x) || x == 0) return false;  // beyond long double: kept as printed
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*Lg", digits, x);
-  out = buf;
+  // %Lg of a finite long double with at most 4934 digits of precision: the length asked for
+  // first, then the text (a fixed buffer fails -Wformat-truncation where digits is not known).
+  int n = std::snprintf(nullptr, 0, "%.*Lg", digits, x);
+  if (n <= 0) return false;
+  std::string text(static_cast<std::size_t>(n) + 1, '\0');
+  std::snprintf(text.data(), text.size(), "%.*Lg", digits, x);
+  text.resize(static_cast<std::size_t>(n));
+  out = std::move(text);
   return true;
 }
 

@@ -148,6 +148,13 @@ Outcome graph_agrees(const Program& program, const CheckConfig& config) {
   return graph_agrees_on(program.term, inputs, values, config);
 }
 
+// The graph's undefinedness is the compiled evaluator's: the same kind, or a call the tracer
+// proved to repeat forever (UndefinedKind::Repeats, semantics/repeated_call.hpp), which the graph,
+// having no such check, meets as its fuel running out.
+static bool same_undefinedness(UndefinedKind graph, UndefinedKind compiled) {
+  return graph == compiled || (compiled == UndefinedKind::Repeats && graph == UndefinedKind::Fuel);
+}
+
 Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type>>& inputs,
                         const std::vector<Value<double>>& values, const CheckConfig& config) {
   const EvalOptions eo = graph_eval_options(config);
@@ -179,7 +186,7 @@ Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type
         run_variant(v, g, term, values, eo, &graph::run_graph, run_bound(config, compiled), stats);
     if (r.out_of_bound) return Outcome{Verdict::Fail, out_of_bound(v.name, r, compiled)};
     bool agree = compiled.defined ? (r.defined && numerics::identical(r.value, compiled.value))
-                                  : (!r.defined && r.kind == compiled.kind);
+                                  : (!r.defined && same_undefinedness(r.kind, compiled.kind));
     if (!agree) {
       return Outcome{Verdict::Fail, std::string("compiled evaluator: ") + show(compiled, t) + "\n" +
                                         v.name + ": " + show(r, t)};
@@ -230,7 +237,7 @@ Outcome partitioned_agrees_on(const Term& term, const std::vector<std::pair<Name
   reserve_names(term, pnames);
   Run r = attempt_run([&] { return graph::run_partitioned(p, values, po, pnames); });
   bool agree = compiled.defined ? (r.defined && numerics::identical(r.value, compiled.value))
-                                : (!r.defined && r.kind == compiled.kind);
+                                : (!r.defined && same_undefinedness(r.kind, compiled.kind));
   if (!agree) {
     std::string placement;
     for (std::uint32_t x : rank_of)
@@ -304,7 +311,7 @@ Outcome graph_rd_agrees_on(const Term& term, const std::vector<std::pair<Name, T
     // agree within the checker's double tolerance (checker/numerics.hpp).
     bool agree = linear.defined ? (r.defined && (numerics::identical(r.value, linear.value) ||
                                                  numerics::close(r.value, linear.value)))
-                                : (!r.defined && r.kind == linear.kind);
+                                : (!r.defined && same_undefinedness(r.kind, linear.kind));
     if (agree && first && first->defined) agree = numerics::identical(r.value, first->value);
     if (!agree) {
       std::string what = std::string("compiled evaluator, linear R: ") + show(linear, t) + "\n" +
