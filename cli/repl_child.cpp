@@ -66,6 +66,10 @@ void catch_interrupts() {
   sigaction(SIGINT, &sa, nullptr);
 }
 
+bool interrupt_pending() {
+  return interrupted.load();
+}
+
 bool take_interrupt() {
   return interrupted.exchange(false);
 }

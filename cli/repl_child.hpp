@@ -20,6 +20,8 @@ namespace adlang {
 void catch_interrupts();
 
 // Whether an interrupt came since the last call; clears it.
+// Whether an interrupt came and has not been taken yet.
+bool interrupt_pending();
 bool take_interrupt();
 
 // Runs session.handle(input, line) in a child process and takes over the state the session is

@@ -4,8 +4,10 @@
 // Ctrl-C prints "Interrupted" and the session goes on, with all its definitions. Otherwise
 // standard input runs as a script, without prompts, so the REPL works in pipelines and tests;
 // there an interrupt ends the script, as in any pipeline.
+#include <poll.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -30,11 +32,34 @@ constexpr const char* kMorePrompt = "   ...> ";
 
 enum class Read { Line, Interrupted, End };
 
+// The line editor's input, a byte at a time, that gives up (end of input) once an interrupt has
+// come: a SIGINT that arrives while the editor is not blocked in read() (redrawing the line,
+// say) interrupts no system call, and the editor would otherwise wait for the next key. The
+// poll's timeout bounds how long an interrupt can go unseen.
+int getc_unless_interrupted(FILE* stream) {
+  const int fd = fileno(stream);
+  for (;;) {
+    if (interrupt_pending()) return EOF;
+    pollfd p{fd, POLLIN, 0};
+    int ready = poll(&p, 1, 50);
+    if (ready < 0 && errno != EINTR) return EOF;
+    if (ready <= 0) continue;
+    unsigned char c = 0;
+    ssize_t n = read(fd, &c, 1);
+    if (n == 1) return c;
+    if (n == 0 || errno != EINTR) return EOF;
+  }
+}
+
 // One line from the terminal: Interrupted when Ctrl-C ends the line, End at end of input.
 Read read_terminal_line(const char* prompt, std::string& line) {
   take_interrupt();  // one that came after the last evaluation ended belongs to none
   char* raw = readline(prompt);
-  if (!raw) return take_interrupt() ? Read::Interrupted : Read::End;
+  if (take_interrupt()) {  // what was typed of the line is dropped
+    std::free(raw);
+    return Read::Interrupted;
+  }
+  if (!raw) return Read::End;
   line = raw;
   std::free(raw);
   return Read::Line;
@@ -50,6 +75,7 @@ int repl_command(std::istream& in, std::ostream& out, std::ostream& err) {
     // SIGINT is the REPL's own (libedit's handler would end the process after restoring the
     // terminal): at the prompt it ends the line being typed, during an evaluation the child.
     rl_catch_signals = 0;
+    rl_getc_function = getc_unless_interrupted;
     catch_interrupts();
     using_history();
     stifle_history(1000);
