@@ -71,12 +71,19 @@ void add_on_request_properties(const std::vector<PropertyInfo>& table) {
   if (std::find(tables.begin(), tables.end(), &table) == tables.end()) tables.push_back(&table);
 }
 
+std::vector<const PropertyInfo*> on_request_properties() {
+  std::vector<const PropertyInfo*> found;
+  for (const std::vector<PropertyInfo>* table : on_request_tables())
+    for (const PropertyInfo& p : *table)
+      found.push_back(&p);
+  return found;
+}
+
 const PropertyInfo* find_property(const std::string& name) {
   for (const PropertyInfo& p : all_properties())
     if (name == p.name) return &p;
-  for (const std::vector<PropertyInfo>* table : on_request_tables())
-    for (const PropertyInfo& p : *table)
-      if (name == p.name) return &p;
+  for (const PropertyInfo* p : on_request_properties())
+    if (name == p->name) return p;
   return nullptr;
 }
 
@@ -84,6 +91,8 @@ std::string property_names() {
   std::string names;
   for (const PropertyInfo& p : all_properties())
     names += std::string(names.empty() ? "" : ", ") + p.name;
+  for (const PropertyInfo* p : on_request_properties())
+    names += std::string(names.empty() ? "" : ", ") + p->name + " (on request)";
   return names;
 }
 

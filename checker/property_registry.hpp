@@ -148,7 +148,12 @@ const std::vector<PropertyInfo>& all_properties();
 // The property called `name`, or null.
 const PropertyInfo* find_property(const std::string& name);
 
-// Every property's name, "a, b, c" (for help texts and the note after an unknown name).
+// The properties run only when named, added by add_on_request_properties (below), in the order
+// they were added.
+std::vector<const PropertyInfo*> on_request_properties();
+
+// Every property's name, "a, b, c" (for help texts and the note after an unknown name), the
+// default set's first, then those run only when named, marked "(on request)".
 std::string property_names();
 
 // The generator settings a property uses for programs of size at most `max_size`.

@@ -21,7 +21,7 @@ namespace adlang {
 namespace {
 
 std::string pad(const std::string& s, std::size_t w) {
-  return s.size() >= w ? s : s + std::string(w - s.size(), ' ');
+  return s.size() >= w ? s + " " : s + std::string(w - s.size(), ' ');
 }
 
 std::string rpad(const std::string& s, std::size_t w) {
@@ -121,11 +121,20 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
   if (opts.list) {
     // The registry (checker/property_registry.hpp): name, family, source, what it checks, and
     // the programs it is checked on.
+    // The properties run only when named follow, with "run only when named" in their row.
     out << pad("property", 22) << pad("family", 12) << pad("paper", 26) << "checks\n";
-    for (const PropertyInfo& p : all_properties()) {
+    std::vector<const PropertyInfo*> listed;
+    for (const PropertyInfo& p : all_properties())
+      listed.push_back(&p);
+    const std::vector<const PropertyInfo*> on_request = checker::on_request_properties();
+    listed.insert(listed.end(), on_request.begin(), on_request.end());
+    for (std::size_t i = 0; i < listed.size(); ++i) {
+      const PropertyInfo& p = *listed[i];
       out << pad(p.name, 22) << pad(p.family, 12) << pad(p.paper, 26) << p.summary << "\n"
           << std::string(60, ' ')
-          << "on: " << checker::describe(checker::generator_config(p, opts.max_size)) << "\n";
+          << "on: " << checker::describe(checker::generator_config(p, opts.max_size))
+          << (i >= listed.size() - on_request.size() ? "; run only when named (--property)" : "")
+          << "\n";
     }
     return kExitOk;
   }

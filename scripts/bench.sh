@@ -51,3 +51,5 @@ section "10. The partitioned graph"
 bench/partitioned/partitioned_bench.sh "$build_dir/cli/adlang"
 section "11. Reverse mode in the graph"
 "$b/graph_ad_bench" 5
+section "14. The conformance checker (PyTorch and plain Python)"
+"$b/conform_bench"
