@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/program_loader.hpp"
+#include "driver/program_loader.hpp"
 #include "semantics/environment.hpp"
 
 namespace adlang::bench {

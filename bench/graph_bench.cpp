@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "bench_support.hpp"
-#include "cli/graph_engine.hpp"
+#include "driver/graph_engine.hpp"
 #include "semantics/compiled_eval.hpp"
 
 namespace adlang::bench {

@@ -1,20 +1,19 @@
-// Registration of `adlang den` and `adlang check` with CLI11 (see cli/checker_commands.hpp).
+// The flags of `adlang den` and `adlang check` (CLI11; see cli/checker_commands.hpp).
 #include "cli/checker_commands.hpp"
 #include "cli/conform_commands.hpp"
+#include "driver/commands.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <iostream>
 
 #include "checker/property_registry.hpp"
-#include "cli/exit_codes.hpp"
 #include "conform/export_property.hpp"
+#include "support/exit_codes.hpp"
 
 namespace adlang {
 
-namespace {
-
-void add_den(CLI::App& app, int& exit_code) {
+void register_den_command(CLI::App& app, int& exit_code) {
   struct State {
     DenOptions opts;
     std::string precision = "double", predicates;
@@ -58,7 +57,8 @@ void add_den(CLI::App& app, int& exit_code) {
   });
 }
 
-void add_check(CLI::App& app, int& exit_code) {
+void register_check_command(CLI::App& app, int& exit_code) {
+  checker::add_export_properties();  // found by name: adlang check --property export-round-trip
   struct State {
     CheckOptions opts;
     std::string precision = "double", predicates, shard = "0/1", ad = "paper";
@@ -150,14 +150,6 @@ void add_check(CLI::App& app, int& exit_code) {
     }
     exit_code = check_command(o, std::cout, std::cerr);
   });
-}
-
-}  // namespace
-
-void register_checker_commands(CLI::App& app, int& exit_code) {
-  checker::add_export_properties();  // found by name: adlang check --property export-round-trip
-  add_den(app, exit_code);
-  add_check(app, exit_code);
 }
 
 }  // namespace adlang

@@ -10,13 +10,13 @@
 #include <filesystem>
 #include <iostream>
 
-#include "cli/checker_commands.hpp"
-#include "cli/command_runner.hpp"
 #include "cli/conform_commands.hpp"
-#include "cli/exit_codes.hpp"
-#include "cli/program_loader.hpp"
 #include "conform/conformance.hpp"
 #include "conform/suite.hpp"
+#include "driver/command_runner.hpp"
+#include "driver/commands.hpp"
+#include "driver/program_loader.hpp"
+#include "support/exit_codes.hpp"
 #include "support/stack.hpp"
 
 namespace adlang {

@@ -1,7 +1,7 @@
 // The `adlang export` and `adlang conform` subcommands (docs/conform.md): a program as Python
 // (plain or PyTorch), and the semantics as the oracle of a real AD system through an adapter.
 //
-// cli/main.cpp registers each; when one runs (during app.parse()) it stores its exit code in
+// cli/subcommands.cpp lists each; when one runs (during app.parse()) it stores its exit code in
 // `exit_code`, which otherwise stays negative.
 #pragma once
 

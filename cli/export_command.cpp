@@ -6,13 +6,13 @@
 #include <iostream>
 #include <unordered_set>
 
-#include "cli/command_runner.hpp"
 #include "cli/conform_commands.hpp"
-#include "cli/exit_codes.hpp"
-#include "cli/program_loader.hpp"
 #include "conform/python_export.hpp"
+#include "driver/command_runner.hpp"
+#include "driver/program_loader.hpp"
 #include "lang/free_vars.hpp"
 #include "lang/type_checker.hpp"
+#include "support/exit_codes.hpp"
 
 namespace adlang {
 

@@ -13,12 +13,13 @@
 #include <string>
 #include <string_view>
 
-#include "cli/exit_codes.hpp"
 #include "cli/full_build.hpp"
-#include "cli/graphviz_render.hpp"
-#include "cli/partition_on_rank.hpp"
 #include "cli/repl_command.hpp"
+#include "cli/subcommands.hpp"
+#include "driver/graphviz_render.hpp"
 #include "lang/python/ast/py_parse.hpp"
+#include "semantics/graph/partition_on_rank.hpp"
+#include "support/exit_codes.hpp"
 
 namespace adlang::cli {
 namespace {
@@ -31,16 +32,16 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 
 // What adlang-full must run, from the arguments alone; nullptr when the lean adlang can.
 const char* needed_library(int argc, char** argv) {
-  // OpenMPI's launcher sets OMPI_COMM_WORLD_SIZE (cli/check_ranks.cpp starts MPI on it).
+  // OpenMPI's launcher sets OMPI_COMM_WORLD_SIZE (checker/check_ranks.cpp starts MPI on it).
   if (std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr) return "MPI (mpirun)";
   if (argc < 2) return "the list of subcommands";
   const std::string_view command = argv[1];
-  // The lean adlang's subcommands; anything else (repl, pyrewrite, kernel, --help, --version, a
-  // mistake) is adlang-full's, whose help and messages list every subcommand.
+  // The lean adlang's subcommands (the table's `lean` column); anything else (repl, pyrewrite,
+  // kernel, --help, --version, a mistake) is adlang-full's, whose help and messages list every
+  // subcommand.
   bool lean = false;
-  for (std::string_view c :
-       {"run", "trace", "diff", "plot", "fmt", "graph", "den", "check", "serve"})
-    lean = lean || command == c;
+  for (const Subcommand& c : subcommands())
+    lean = lean || (c.lean && command == c.name);
   if (!lean) return "the full set of subcommands";
   for (int i = 2; i < argc; ++i) {
     const std::string_view arg = argv[i];

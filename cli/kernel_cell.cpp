@@ -3,10 +3,10 @@
 #include <optional>
 #include <sstream>
 
-#include "cli/repl_session.hpp"
-#include "cli/trim.hpp"
+#include "driver/repl_session.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/parser.hpp"
+#include "support/trim.hpp"
 
 namespace adlang {
 

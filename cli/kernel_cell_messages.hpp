@@ -1,6 +1,6 @@
 // What a kernel's cell process sends the kernel through its pipe (docs/kernel.md, "Interrupt,
 // and the cell's process"): messages of one kind letter, then the length-prefixed fields
-// (cli/length_prefixed.hpp) as one length-prefixed body.
+// (support/length_prefixed.hpp) as one length-prefixed body.
 //   O text / E text          the stdout / stderr stream
 //   D (type content)...      display data
 //   X ename evalue line...   the error that ended the cell

@@ -10,9 +10,9 @@
 #include <xeus/xkernel_configuration.hpp>
 #include <xeus/xserver_zmq.hpp>
 
-#include "cli/exit_codes.hpp"
 #include "cli/kernel_interpreter.hpp"
 #include "cli/kernelspec.hpp"
+#include "support/exit_codes.hpp"
 
 namespace adlang {
 

@@ -14,10 +14,10 @@
 #include <optional>
 #include <xeus/xhelper.hpp>
 
-#include "cli/exit_codes.hpp"
 #include "cli/kernel_cell_messages.hpp"
-#include "cli/length_prefixed.hpp"
 #include "cli/temporary_directory.hpp"
+#include "support/exit_codes.hpp"
+#include "support/length_prefixed.hpp"
 #include "support/utf8.hpp"
 
 namespace adlang {

@@ -6,11 +6,10 @@
 #include <fstream>
 #include <iterator>
 
-#include "cli/checker_commands.hpp"
-#include "cli/commands.hpp"
-#include "cli/exit_codes.hpp"
-#include "cli/picture_pages.hpp"
 #include "cli/temporary_directory.hpp"
+#include "driver/commands.hpp"
+#include "driver/picture_pages.hpp"
+#include "support/exit_codes.hpp"
 
 namespace adlang {
 

@@ -1,4 +1,4 @@
-// The adlang kernel's session (docs/kernel.md): a REPL session (cli/repl_session.hpp) that runs
+// The adlang kernel's session (docs/kernel.md): a REPL session (driver/repl_session.hpp) that runs
 // whole cells (cli/kernel_cell.hpp) and reports what they produce as Jupyter outputs: text on
 // the stdout and stderr streams (exactly what the CLI prints for the same program), pictures
 // as display data (the trace graph, the plot: image/svg+xml), and the first failing input as
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "cli/kernel_cell.hpp"
-#include "cli/repl_session.hpp"
+#include "driver/repl_session.hpp"
 
 namespace adlang {
 
@@ -38,7 +38,7 @@ class KernelSession {
   KernelSession& operator=(const KernelSession&) = delete;
 
   // Runs the cell's inputs in order until one fails; diagnostics name the cell In[count].
-  // Returns the failing input's exit code (cli/exit_codes.hpp), or 0.
+  // Returns the failing input's exit code (support/exit_codes.hpp), or 0.
   int run_cell(const std::string& cell, int execution_count, CellOutputs& outputs);
 
   ReplSession& repl() { return repl_; }

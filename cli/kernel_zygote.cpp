@@ -12,12 +12,12 @@
 #include <stdexcept>
 #include <vector>
 
-#include "cli/descriptor_io.hpp"
-#include "cli/exit_codes.hpp"
 #include "cli/kernel_cell_messages.hpp"
 #include "cli/kernel_session.hpp"
-#include "cli/length_prefixed.hpp"
 #include "cli/resource_options.hpp"
+#include "support/descriptor_io.hpp"
+#include "support/exit_codes.hpp"
+#include "support/length_prefixed.hpp"
 
 namespace adlang {
 namespace {

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <system_error>
 
-#include "cli/exit_codes.hpp"
 #include "cli/full_build.hpp"
+#include "support/exit_codes.hpp"
 
 namespace adlang {
 

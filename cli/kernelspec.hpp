@@ -25,7 +25,7 @@ std::string kernelspec_dir(const KernelspecOptions& opts);
 // kernel.json for the executable at `adlang_path`.
 std::string kernelspec_json(const std::string& adlang_path);
 
-// Writes the kernelspec and reports where; returns an exit code (cli/exit_codes.hpp).
+// Writes the kernelspec and reports where; returns an exit code (support/exit_codes.hpp).
 int kernel_install_command(const KernelspecOptions& opts, std::ostream& out, std::ostream& err);
 
 }  // namespace adlang

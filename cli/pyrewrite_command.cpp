@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/descriptor_io.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/source.hpp"
 #include "pyrewrite/pyrewrite.hpp"
 #include "pyrewrite/unified_diff.hpp"
+#include "support/descriptor_io.hpp"
 
 namespace adlang::cli {
 

@@ -11,10 +11,10 @@
 #include <cstring>
 #include <iostream>
 
-#include "cli/descriptor_io.hpp"
-#include "cli/exit_codes.hpp"
-#include "cli/length_prefixed.hpp"
 #include "cli/resource_options.hpp"
+#include "support/descriptor_io.hpp"
+#include "support/exit_codes.hpp"
+#include "support/length_prefixed.hpp"
 
 namespace adlang {
 

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "cli/repl_session.hpp"
+#include "driver/repl_session.hpp"
 
 namespace adlang {
 

@@ -1,4 +1,4 @@
-// adlang repl: the line reader around ReplSession (cli/repl_session.hpp). On a terminal it
+// adlang repl: the line reader around ReplSession (driver/repl_session.hpp). On a terminal it
 // reads with libedit (line editing, history recall with the arrow keys, Ctrl-L clears the
 // screen) and evaluates each input in a child process that Ctrl-C ends (cli/repl_child.hpp):
 // Ctrl-C prints "Interrupted" and the session goes on, with all its definitions. Otherwise
@@ -17,10 +17,10 @@
 // libedit's readline interface (Debian: libedit-dev).
 #include <editline/readline.h>
 
-#include "cli/exit_codes.hpp"
 #include "cli/repl_child.hpp"
 #include "cli/repl_command.hpp"
-#include "cli/repl_session.hpp"
+#include "driver/repl_session.hpp"
+#include "support/exit_codes.hpp"
 #include "support/setting_hint.hpp"
 
 namespace adlang {

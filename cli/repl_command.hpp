@@ -1,4 +1,4 @@
-// adlang repl: a read-eval-print loop over the language (cli/repl_session.hpp says what an
+// adlang repl: a read-eval-print loop over the language (driver/repl_session.hpp says what an
 // input means).
 #pragma once
 

@@ -17,8 +17,8 @@
 #include <system_error>
 #include <thread>
 
-#include "cli/descriptor_io.hpp"
-#include "cli/exit_codes.hpp"
+#include "support/descriptor_io.hpp"
+#include "support/exit_codes.hpp"
 
 namespace adlang {
 

@@ -2,9 +2,9 @@
 // Kleene approximants.
 #include <sstream>
 
-#include "cli/checker_commands.hpp"
-#include "cli/exit_codes.hpp"
+#include "driver/commands.hpp"
 #include "fuzz/fuzz_input.hpp"
+#include "support/exit_codes.hpp"
 
 using namespace adlang;
 

@@ -2,10 +2,10 @@
 // any input ends in one of the documented exit codes, never a crash or an internal error.
 #include <sstream>
 
-#include "cli/command_runner.hpp"
-#include "cli/exit_codes.hpp"
-#include "cli/program_loader.hpp"
+#include "driver/command_runner.hpp"
+#include "driver/program_loader.hpp"
 #include "fuzz/fuzz_input.hpp"
+#include "support/exit_codes.hpp"
 
 using namespace adlang;
 

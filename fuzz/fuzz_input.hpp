@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/command_options.hpp"
+#include "driver/command_options.hpp"
 
 namespace adlang::fuzz {
 

@@ -2,9 +2,9 @@
 // small fuel and trace budgets.
 #include <sstream>
 
-#include "cli/commands.hpp"
-#include "cli/exit_codes.hpp"
+#include "driver/commands.hpp"
 #include "fuzz/fuzz_input.hpp"
+#include "support/exit_codes.hpp"
 
 using namespace adlang;
 

@@ -2,9 +2,9 @@
 // --ad paper, Fig. 6, and --ad linear) with respect to the first input.
 #include <sstream>
 
-#include "cli/commands.hpp"
-#include "cli/exit_codes.hpp"
+#include "driver/commands.hpp"
 #include "fuzz/fuzz_input.hpp"
+#include "support/exit_codes.hpp"
 
 using namespace adlang;
 

@@ -5,10 +5,9 @@
 #include <vector>
 
 #include "checker/property_registry.hpp"
-#include "cli/checker_commands.hpp"
-#include "cli/commands.hpp"
-#include "cli/exit_codes.hpp"
+#include "driver/commands.hpp"
 #include "lang/source.hpp"
+#include "support/exit_codes.hpp"
 
 namespace adlang {
 

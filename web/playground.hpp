@@ -33,7 +33,7 @@ PlaygroundResult run_playground(const PlaygroundRequest& request);
 // `adlang check` from the page: `property` empty for all of them; on `count` random programs
 // from `seed`, or, when `editor` is set, on the program `source` with the inputs `env`
 // (`adlang check playground.ad --env ...`). `progress` is told the property, the programs done
-// and their number, as `adlang check` tells its progress line (cli/check_command.cpp).
+// and their number, as `adlang check` tells its progress line (driver/check_command.cpp).
 struct PlaygroundCheck {
   std::string property;
   std::uint64_t count = 300;

@@ -3,7 +3,7 @@
 # and CLI11 are header-only, and are put on the include path by their own folders alone (not
 # /usr/include, whose glibc headers would shadow emscripten's libc). MPFR, GMP and MPI have no
 # WebAssembly build: ADLANG_NO_MPFR (semantics/scalar.hpp) and ADLANG_NO_MPI
-# (cli/run_command.cpp, cli/check_ranks.cpp) leave them out.
+# (driver/run_command.cpp, checker/check_ranks.cpp) leave them out.
 set(ADLANG_HOST_INCLUDE /usr/include CACHE PATH "Where Debian's Boost, Eigen and CLI11 headers are")
 set(_adlang_wasm_include ${CMAKE_BINARY_DIR}/host-headers)
 file(MAKE_DIRECTORY ${_adlang_wasm_include})

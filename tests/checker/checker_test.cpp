@@ -12,14 +12,14 @@
 #include "checker/runner.hpp"
 #include "checker/shrink.hpp"
 #include "checker/term_edit.hpp"
-#include "cli/checker_commands.hpp"
-#include "cli/exit_codes.hpp"
+#include "driver/commands.hpp"
 #include "lang/alpha.hpp"
 #include "lang/parser.hpp"
 #include "lang/printer.hpp"
 #include "lang/term_visitor.hpp"
 #include "lang/type_checker.hpp"
 #include "lang/vector_space.hpp"
+#include "support/exit_codes.hpp"
 #include "support/stack.hpp"
 
 namespace adlang {

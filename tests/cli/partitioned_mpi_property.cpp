@@ -10,14 +10,14 @@
 #include <iostream>
 #include <string>
 
+#include "checker/check_ranks.hpp"
 #include "checker/program.hpp"
 #include "checker/program_generator.hpp"
 #include "checker/property_registry.hpp"
-#include "cli/check_ranks.hpp"
-#include "cli/partition_on_rank.hpp"
-#include "cli/partitioned_run.hpp"
+#include "driver/partitioned_run.hpp"
 #include "lang/free_vars.hpp"
 #include "semantics/graph/lower.hpp"
+#include "semantics/graph/partition_on_rank.hpp"
 #include "semantics/graph/placement.hpp"
 
 namespace adlang {

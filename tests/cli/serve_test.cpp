@@ -2,9 +2,9 @@
 // that no target leaves the served folder, and the Content-Types browsers insist on.
 #include <gtest/gtest.h>
 
-#include "cli/exit_codes.hpp"
 #include "cli/process.hpp"
 #include "cli/serve_command.hpp"
+#include "support/exit_codes.hpp"
 
 namespace adlang {
 namespace {

@@ -29,7 +29,7 @@ onmessage = async (e) => {
                              'program recurses deeper than the page can follow; the adlang ' +
                              'command evaluates on a 4 GiB stack)\n'
                        : 'adlang: internal error in the page: ' + String(err) + '\n',
-         exit_code: stack ? 1 : 5};  // cli/exit_codes.hpp: kExitUndefined, kExitInternalError
+         exit_code: stack ? 1 : 5};  // support/exit_codes.hpp: kExitUndefined, kExitInternalError
     postMessage({id, stdout: r.stdout, stderr: r.stderr, exit_code: r.exit_code, restart: true});
     return;
   }

@@ -11,7 +11,7 @@
 #include "ad/linear_reverse_deriv.hpp"
 #include "checker/graph_agrees.hpp"
 #include "checker/rapidcheck_generators.hpp"
-#include "cli/commands.hpp"
+#include "driver/commands.hpp"
 #include "lang/free_vars.hpp"
 #include "semantics/graph/dot.hpp"
 #include "semantics/graph/executor.hpp"
