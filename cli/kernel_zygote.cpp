@@ -18,6 +18,7 @@
 #include "support/descriptor_io.hpp"
 #include "support/exit_codes.hpp"
 #include "support/length_prefixed.hpp"
+#include "support/setting_hint.hpp"
 
 namespace adlang {
 namespace {
@@ -75,6 +76,7 @@ class PipeOutputs : public CellOutputs {
   sigaddset(&sigint, SIGINT);
   pthread_sigmask(SIG_UNBLOCK, &sigint, nullptr);
   PipeOutputs outputs(fd);
+  set_front_end(FrontEnd::Notebook);  // hints name %set fuel N, not --fuel N
   try {
     KernelSession session;
     session.repl().restore(state);

@@ -21,6 +21,25 @@ FLAGS = {"run": ("precision", "predicates", "ad", "fuel"),
          "plot": ("predicates", "fuel")}
 
 
+# The CLI's hints in the notebook's words (support/setting_hint.hpp, FrontEnd::Notebook): a
+# setting the cells have is %set, an input %env, the input of a derivative %diff; any other flag
+# is named as the command line's, with a note that the notebook has no setting for it.
+SESSION_SETTINGS = ("fuel", "precision", "predicates", "ad")
+
+
+def in_notebook_words(text):
+    def hint(m):
+        flag, value, after = m.group(1), m.group(2), m.group(3)  # after: the sentence's stop
+        if flag in SESSION_SETTINGS:
+            return "%%set %s %s%s" % (flag, value, after)
+        if flag == "env":
+            return "%env " + value + after
+        if flag == "wrt":
+            return "%diff " + value + after
+        return "adlang run --%s %s (the notebook has no setting for it)%s" % (flag, value, after)
+    return re.sub(r"--([a-z][a-z-]*) (\S+?)([.,;:)]?)(?=\s|$)", hint, text)
+
+
 def comparable(text):
     """`text` without what differs between two runs of the same program: the speed column
     (prog/s) of `adlang check`'s table."""
@@ -154,7 +173,7 @@ class CliReference:
             # %plot shows the samples only with `table`; the reasons for undefined points always.
             out = "".join(line + "\n" for line in out.split("\n")
                           if line.startswith("-- undefined: "))
-        err = self._located(err, count, term_line)
+        err = in_notebook_words(self._located(err, count, term_line))
         svg = None
         if command in ("trace", "diff") and not failed:
             # The picture: `adlang trace` with the same flags (and --wrt for %diff).
