@@ -63,6 +63,10 @@ CELLS = [
     "let y: real = 2 in\n  y * sq(y)",  # a term over two lines
     "%plot x -2 2\ncube(x) - x",
     "%plot x -1 1 table\nrelu(x)",  # the samples on request; undefined at 0
+    # Out of fuel: the hint names the notebook's setting (the reference turns the CLI's flag
+    # into it), then the default again.
+    "%set fuel 50\ndef down(n: real): real = down(n - 1);\ndown(3)",
+    "%set fuel 10000000",
 ]
 
 
@@ -144,6 +148,13 @@ def main():
             m.check("a type error's caret", any(line.strip().startswith("^")
                                                for line in e.get("traceback", [])),
                     repr(e.get("traceback")))
+            # Hints in the notebook's words, not the command line's flags.
+            _, got = execute(kc, "%set fuel 50\ndown(3)")
+            hint = "\n".join((got["error"] or {}).get("traceback", []))
+            m.check("the fuel hint names %set fuel", "%set fuel" in hint and "--fuel" not in hint,
+                    hint)
+            execute(kc, "%set fuel 10000000")
+            count += 2
             _, got = execute(kc, "1 / 0")
             m.equal("an undefined value's ename", (got["error"] or {}).get("ename"), "Undefined")
             # A source that is not UTF-8 (Latin-1): its diagnostic echoes the line, whose byte
