@@ -482,6 +482,15 @@ try {
         noFuel.stderr === noFuelWant.stderr.replace('--fuel N', 'the page\'s Fuel setting (N)'),
         'the Fuel setting bounds the calls, and the hint names the page\'s Fuel setting',
         `page: ${JSON.stringify(noFuel)}\nadlang run --fuel 1000: ${JSON.stringify(noFuelWant)}`);
+  // So does the hint for an input without a value: a line of the page's Inputs.
+  await setEnv('');
+  const noInput = await press('run');
+  const noInputWant = native('run', endless, []);
+  check(noInput.code === noInputWant.code && /--env x=VALUE/.test(noInputWant.stderr) &&
+        noInput.stderr === noInputWant.stderr.replace('--env x=VALUE',
+                                                      'a line x=VALUE in the page\'s Inputs'),
+        'the hint for an input without a value names a line of the page\'s Inputs',
+        `page: ${JSON.stringify(noInput)}\nadlang run: ${JSON.stringify(noInputWant)}`);
 
   // A syntax error: the CLI's message with its caret, and a location that moves the cursor.
   const bad = 'def f(x: real): real = x * ;\nf(1)\n';
