@@ -129,6 +129,7 @@ $('stop').onclick = () => {
     const tried = [...stoppedCheck.values()].reduce((n, p) => n + p.tried, 0);
     $('stdout').textContent = checkTable([...stoppedCheck.values()]) +
                               `stopped after ${tried} programs\n`;
+    $('stdout').classList.add('table');
     $('check-status').textContent = `stopped after ${tried} programs`;
     fitTable();
   }

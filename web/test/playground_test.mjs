@@ -398,14 +398,16 @@ try {
   check(Date.now() - checkStopStarted < 10000,
         `Stop ends a Check of 100000 programs (${Date.now() - checkStopStarted} ms)`);
   // What it shows: the table of the counts the worker last reported, and their sum.
-  const stoppedCheck = await page.$eval('#stdout', (o) => o.textContent);
+  const [stoppedCheck, stoppedLayout] = await page.$eval('#stdout', (o) => [o.textContent,
+      getComputedStyle(o).whiteSpace]);
   const stoppedRows = rows(stoppedCheck);
   const stoppedAfter = stoppedRows.reduce((n, r) => n + Number(r[1]), 0);
   check(/^property +tried +passed +failed +both-undef +discarded +prog\/s\n/.test(stoppedCheck) &&
         stoppedRows.length > 0 && stoppedAfter > 0 &&
         stoppedRows.every((r) => Number(r[1]) === Number(r[2]) + Number(r[3]) + Number(r[4]) +
                                                    Number(r[5])) &&
-        stoppedCheck.endsWith(`\nstopped after ${stoppedAfter} programs\n`),
+        stoppedCheck.endsWith(`\nstopped after ${stoppedAfter} programs\n`) &&
+        stoppedLayout === 'pre',
         `Stop keeps the table of the counts so far ("stopped after ${stoppedAfter} programs")`,
         stoppedCheck);
   await page.fill('#check-count', String(count));
