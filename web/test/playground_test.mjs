@@ -181,10 +181,11 @@ try {
         restored === readFileSync(join(sourceDir, 'examples', 'fact.ad'), 'utf8'),
         `an edited example is shown as ${JSON.stringify(edited[1])}, and choosing it restores it`);
 
-  // Ctrl-Enter in the editor and Cmd-Enter (Meta) in the inputs run the program.
+  // Ctrl-Enter and Cmd-Enter (Meta), in the editor and in the inputs, run the program.
   await page.selectOption('#examples', 'nested_rd.ad');
   const keyed = [];
-  for (const [where, key] of [['.CodeMirror-code', 'Control+Enter'], ['#env', 'Meta+Enter']]) {
+  for (const [where, key] of [['.CodeMirror-code', 'Control+Enter'], ['.CodeMirror-code', 'Meta+Enter'],
+                              ['#env', 'Control+Enter'], ['#env', 'Meta+Enter']]) {
     await page.evaluate(() => { document.getElementById('exit').dataset.code = ''; });
     await page.click(where);
     await page.keyboard.press(key);
@@ -195,7 +196,7 @@ try {
                            k.title === 'Value (adlang run)' &&
                            k.source === readFileSync(join(sourceDir, 'examples', 'nested_rd.ad'),
                                                      'utf8')),
-        'Ctrl-Enter in the editor and Cmd-Enter in the inputs run the program (and insert nothing)',
+        'Ctrl-Enter and Cmd-Enter in the editor and in the inputs run the program (and insert nothing)',
         JSON.stringify(keyed));
 
   // The address's fragment: a program, its inputs and settings, loaded in a second page from
@@ -222,7 +223,17 @@ try {
     example: document.getElementById('examples').value, url: location.href}));
   await second.click('#run');
   const secondRun = await shown(second);
+  // A fragment pasted into the address bar (a hashchange, no reload) is restored too.
+  await second.evaluate(() => { location.hash = '#code=x+*+2%0A&env=x%3D21'; });
+  await second.waitForFunction(() => window.adlangEditor.getValue() === 'x * 2\n', null,
+                               {timeout: 5000}).catch(() => {});
+  const pasted = await second.evaluate(() => [window.adlangEditor.getValue(),
+      document.getElementById('env').value, document.getElementById('precision').value,
+      document.getElementById('fuel').value]);
   await second.close();
+  check(JSON.stringify(pasted) === JSON.stringify(['x * 2\n', 'x=21', 'double', '']),
+        'a fragment pasted into the address bar restores its program and inputs (and defaults)',
+        JSON.stringify(pasted));
   check(shareLink === page.url() && shareLink.includes('#code=') &&
         JSON.stringify(reloaded) === JSON.stringify({source: linked, env: 'x=3\na=0.25', wrt: 'a',
             precision: 'exact', fuel: '5000', example: '', url: shareLink}) &&
