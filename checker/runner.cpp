@@ -36,7 +36,6 @@ RunReport run_all(const RunOptions& options, const CheckConfig& config,
     sum.name = p->name;
     GenConfig gen = generator_config(*p, options.max_size);
     auto start = std::chrono::steady_clock::now();
-    std::uint64_t done = 0;
     for (std::uint64_t i = options.shard_index; i < options.count; i += options.shard_count) {
       check_resources();  // the time budget (adlang check --timeout) ends the run here
       Program program = generate_program(options.seed, i, gen);
@@ -76,8 +75,11 @@ RunReport run_all(const RunOptions& options, const CheckConfig& config,
           break;
         }
       }
-      ++done;
-      if (progress) progress(sum.name, done, in_shard);
+      if (progress) {
+        sum.seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        progress(sum, in_shard);
+      }
       if (options.stop_after_first_failure && sum.failed > 0) break;
     }
     sum.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -50,8 +50,9 @@ struct RunReport {
   bool passed() const { return counterexamples.empty(); }
 };
 
-// Called after each program: property name, programs done, programs in total (this shard).
-using ProgressFn = std::function<void(const std::string&, std::uint64_t, std::uint64_t)>;
+// Called after each program: the property's counts so far (`tried` is the programs done,
+// `seconds` the time so far) and its programs in total (this shard).
+using ProgressFn = std::function<void(const PropertySummary&, std::uint64_t)>;
 
 // Throws std::invalid_argument for an unknown property name.
 RunReport run_checks(const RunOptions& options, const CheckConfig& config,

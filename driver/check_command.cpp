@@ -158,19 +158,19 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
   bool tty = opts.progress && ranks.rank == 0 && isatty(STDERR_FILENO);
   checker::ProgressFn sink = opts.on_progress;
   if (tty && !sink) {
-    sink = [&](const std::string& name, std::uint64_t done, std::uint64_t total) {
-      err << "\r\033[K" << name << ": " << done << "/" << total << std::flush;
-      if (done == total) err << "\r\033[K" << std::flush;
+    sink = [&](const checker::PropertySummary& so_far, std::uint64_t total) {
+      err << "\r\033[K" << so_far.name << ": " << so_far.tried << "/" << total << std::flush;
+      if (so_far.tried == total) err << "\r\033[K" << std::flush;
     };
   }
   auto last = std::chrono::steady_clock::now();
   checker::ProgressFn progress;
   if (sink) {
-    progress = [&](const std::string& name, std::uint64_t done, std::uint64_t total) {
+    progress = [&](const checker::PropertySummary& so_far, std::uint64_t total) {
       auto now = std::chrono::steady_clock::now();
-      if (done != total && now - last < std::chrono::milliseconds(200)) return;
+      if (so_far.tried != total && now - last < std::chrono::milliseconds(200)) return;
       last = now;
-      sink(name, done, total);
+      sink(so_far, total);
     };
   }
   checker::RunReport report;

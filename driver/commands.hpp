@@ -71,8 +71,9 @@ struct CheckOptions {
   std::string file;
   std::shared_ptr<SourceFile> source;
   std::vector<std::string> env;
-  // Told the property, the programs done and their number (at most every 200 ms, and at the end
-  // of each property), in place of the terminal's progress line (the playground's progress bar).
+  // Told the property's counts so far and its programs in total (at most every 200 ms, and at
+  // the end of each property), in place of the terminal's progress line (the playground's
+  // progress bar, and its table of the counts when Stop ends the run).
   checker::ProgressFn on_progress;
 };
 

@@ -28,8 +28,8 @@ kernel=(xeus-dev python3-jupyter-client python3-nbclient python3-nbformat)
 # --web: the browser playground (docs/playground.md) and its test: Debian's emscripten (3.1.6,
 # with clang-14), node-acorn for emscripten's JavaScript optimiser, chromium for the headless
 # browser test (without recommended packages), and web/test's npm packages (playwright-core
-# drives chromium; @viz-js/viz is the Graphviz the page draws with) by `npm ci` from the
-# committed package-lock.json.
+# drives chromium; @viz-js/viz is the Graphviz the page draws with, codemirror@5 its editor) by
+# `npm ci` from the committed package-lock.json.
 web=(emscripten node-acorn chromium)
 # --bench: what bench/ needs (scripts/bench.sh; docs/performance.md): Google Benchmark, the AD
 # tools the gradients are compared with (ADOL-C, and Trilinos' Sacado, whose headers include

@@ -59,6 +59,22 @@ const char* session_key(Setting s) {
   }
 }
 
+// The playground's words for `s`: the page's setting where it has one (web/page/index.html).
+std::string page_setting(Setting s, const std::string& value) {
+  switch (s) {
+    case Setting::Fuel:
+      return "the page's Fuel setting (" + value + ")";
+    case Setting::Precision:
+      return "the page's Precision setting (" + value + ")";
+    case Setting::Input:
+      return "a line " + value + " in the page's Inputs";
+    case Setting::Wrt:
+      return "the page's \"with respect to\" setting (" + value + ")";
+    default:
+      return "adlang run " + flag(s, value) + " (the page has no setting for it)";
+  }
+}
+
 }  // namespace
 
 void set_front_end(FrontEnd f) {
@@ -72,6 +88,7 @@ FrontEnd front_end() {
 std::string setting_hint(Setting s, const std::string& value) {
   const FrontEnd f = front_end();
   if (f == FrontEnd::CommandLine) return flag(s, value);
+  if (f == FrontEnd::Playground) return page_setting(s, value);
   const std::string sigil = f == FrontEnd::Repl ? ":" : "%";
   if (*session_key(s)) return sigil + "set " + session_key(s) + " " + value;
   if (s == Setting::Input) return sigil + "env " + value;

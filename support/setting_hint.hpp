@@ -1,6 +1,7 @@
 // How a diagnostic's hint names a setting ("raise the limit with --fuel N"): the one place that
 // decides it, per front end. The command line names its flags; the REPL its :set and :env
-// commands; the notebook its %set and %env magics. The engines that report a limit or a
+// commands; the notebook its %set and %env magics; the browser playground the settings on its
+// page (docs/playground.md). The engines that report a limit or a
 // precision problem write setting_hint(Setting::Fuel, "N") where they would name a flag, and
 // the front end in use (chosen once per process, before any evaluation) decides the words.
 #pragma once
@@ -14,6 +15,7 @@ enum class FrontEnd {
   CommandLine,  // adlang run, trace, diff, ...: flags (--fuel N)
   Repl,         // adlang repl: :set fuel N, :env x=VALUE, :diff E wrt x
   Notebook,     // the Jupyter kernel's cells: %set fuel N, %env x=VALUE, %diff x
+  Playground,   // the browser playground: the page's Fuel setting (N), a line in its Inputs
 };
 
 // The settings a hint can name.
@@ -39,8 +41,8 @@ void set_front_end(FrontEnd f);
 FrontEnd front_end();
 
 // How the user of the current front end sets `s` to `value`: "--fuel N", ":set fuel N",
-// "%set fuel N". A setting the front end has no command for is named as the command line's flag
-// with the command that takes it ("adlang run --max-trace N").
+// "%set fuel N", "the page's Fuel setting (N)". A setting the front end has no command for is named
+// as the command line's flag with the command that takes it ("adlang run --max-trace N").
 std::string setting_hint(Setting s, const std::string& value);
 
 }  // namespace adlang

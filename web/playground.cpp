@@ -8,6 +8,7 @@
 #include "driver/commands.hpp"
 #include "lang/source.hpp"
 #include "support/exit_codes.hpp"
+#include "support/setting_hint.hpp"
 
 namespace adlang {
 
@@ -38,6 +39,7 @@ PlaygroundResult bad_precision(const std::string& precision) {
 }  // namespace
 
 PlaygroundResult run_playground(const PlaygroundRequest& q) {
+  set_front_end(FrontEnd::Playground);  // hints name the page's settings, not the CLI's flags
   PlaygroundResult r;
   std::ostringstream out, err;
   std::optional<Precision> p = parse_precision(q.precision);
@@ -47,6 +49,7 @@ PlaygroundResult run_playground(const PlaygroundRequest& q) {
     o.source = std::make_shared<SourceFile>(o.file, q.source);
     o.env = env_bindings(q.env);
     o.precision = *p;
+    if (q.fuel >= 0) o.fuel = static_cast<std::uint64_t>(q.fuel);
   };
   std::optional<std::string> dir;
   if (!q.dir.empty()) dir = q.dir;
@@ -92,6 +95,7 @@ PlaygroundResult run_playground(const PlaygroundRequest& q) {
 
 PlaygroundResult check_playground(const PlaygroundCheck& check,
                                   const checker::ProgressFn& progress) {
+  set_front_end(FrontEnd::Playground);
   std::optional<Precision> p = parse_precision(check.precision);
   if (!p) return bad_precision(check.precision);
   CheckOptions o;
@@ -112,6 +116,11 @@ PlaygroundResult check_playground(const PlaygroundCheck& check,
   r.out = out.str();
   r.err = err.str();
   return r;
+}
+
+double playground_default_fuel(const std::string& precision) {
+  std::optional<Precision> p = parse_precision(precision);
+  return p ? static_cast<double>(default_fuel(*p)) : -1;
 }
 
 std::string playground_properties() {

@@ -27,13 +27,15 @@ struct PlaygroundRequest {
   std::string dir;                   // diff, trace-dot: --dir (the cotangent), if not empty
   double from = -1, to = 1;          // plot: --from, --to
   unsigned samples = 201;            // plot: --samples
+  double fuel = -1;                  // --fuel; negative: the CLI's default for the precision
 };
 PlaygroundResult run_playground(const PlaygroundRequest& request);
 
 // `adlang check` from the page: `property` empty for all of them; on `count` random programs
 // from `seed`, or, when `editor` is set, on the program `source` with the inputs `env`
-// (`adlang check playground.ad --env ...`). `progress` is told the property, the programs done
-// and their number, as `adlang check` tells its progress line (driver/check_command.cpp).
+// (`adlang check playground.ad --env ...`). `progress` is told the property's counts so far and
+// its number of programs, as `adlang check` tells its progress line (driver/check_command.cpp):
+// the page's progress bar, and the table it shows when Stop ends the run.
 struct PlaygroundCheck {
   std::string property;
   std::uint64_t count = 300;
@@ -47,5 +49,9 @@ PlaygroundResult check_playground(const PlaygroundCheck& check,
 
 // The names of the properties of `adlang check`, one a line, in the order it runs them.
 std::string playground_properties();
+
+// The fuel of a run when --fuel is not given (default_fuel, driver/command_options.hpp) at
+// `precision` ("double", "50", "100", "exact"); -1 for another text.
+double playground_default_fuel(const std::string& precision);
 
 }  // namespace adlang

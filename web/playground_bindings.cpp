@@ -1,9 +1,11 @@
 // The playground's entry points for JavaScript (embind, web/playground.hpp):
-//   Module.run({command, source, env, precision, wrt, dir, from, to, samples})
+//   Module.run({command, source, env, precision, wrt, dir, from, to, samples, fuel})
 //     -> {stdout, stderr, exit_code}
 //   Module.check(property, count, seed, precision, editor, source, env, progress) -> the same;
-//     progress(property, done, total) is called as the run goes on
+//     progress({property, tried, passed, failed, both_undefined, discarded, seconds}, total) is
+//     called as the run goes on, with the property's counts so far
 //   Module.properties() -> the property names, one a line
+//   Module.default_fuel(precision) -> the fuel of a run without --fuel at that precision
 #include <emscripten/bind.h>
 
 #include "web/playground.hpp"
@@ -22,8 +24,16 @@ adlang::PlaygroundResult check(const std::string& property, unsigned count, unsi
   c.source = source;
   c.env = env;
   return adlang::check_playground(
-      c, [&](const std::string& name, std::uint64_t done, std::uint64_t total) {
-        progress(name, static_cast<double>(done), static_cast<double>(total));
+      c, [&](const adlang::checker::PropertySummary& so_far, std::uint64_t total) {
+        emscripten::val counts = emscripten::val::object();
+        counts.set("property", so_far.name);
+        counts.set("tried", static_cast<double>(so_far.tried));
+        counts.set("passed", static_cast<double>(so_far.passed));
+        counts.set("failed", static_cast<double>(so_far.failed));
+        counts.set("both_undefined", static_cast<double>(so_far.both_undefined));
+        counts.set("discarded", static_cast<double>(so_far.discarded));
+        counts.set("seconds", so_far.seconds);
+        progress(counts, static_cast<double>(total));
       });
 }
 
@@ -43,8 +53,10 @@ EMSCRIPTEN_BINDINGS(adlang_playground) {
       .field("dir", &adlang::PlaygroundRequest::dir)
       .field("from", &adlang::PlaygroundRequest::from)
       .field("to", &adlang::PlaygroundRequest::to)
-      .field("samples", &adlang::PlaygroundRequest::samples);
+      .field("samples", &adlang::PlaygroundRequest::samples)
+      .field("fuel", &adlang::PlaygroundRequest::fuel);
   emscripten::function("run", &adlang::run_playground);
   emscripten::function("check", &check);
   emscripten::function("properties", &adlang::playground_properties);
+  emscripten::function("default_fuel", &adlang::playground_default_fuel);
 }

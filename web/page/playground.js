@@ -3,8 +3,25 @@
 'use strict';
 
 const $ = (id) => document.getElementById(id);
-const editor = $('editor'), envBox = $('env'), wrtBox = $('wrt');
+const envBox = $('env'), wrtBox = $('wrt');
 const buttons = ['run', 'trace', 'diff', 'den', 'plot', 'check'].map($);
+
+// The editor: CodeMirror 5 with line numbers and the adlang mode (adlang_mode.js); Ctrl-Enter
+// (Cmd-Enter on a Mac) runs, here and in the other fields of the page. `window.adlangEditor`
+// is the browser test's handle on it.
+const runKey = () => { if (!$('run').disabled) $('run').click(); };
+const editor = CodeMirror.fromTextArea($('editor'), {
+  mode: 'adlang', lineNumbers: true, indentUnit: 2, tabSize: 2, smartIndent: false,
+  extraKeys: {'Ctrl-Enter': runKey, 'Cmd-Enter': runKey,
+              Tab: (cm) => cm.execCommand('insertSoftTab')},
+});
+window.adlangEditor = editor;
+document.addEventListener('keydown', (e) => {
+  if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && !e.target.closest('.CodeMirror')) {
+    e.preventDefault();
+    runKey();
+  }
+});
 
 // --- The worker, restarted by Stop -------------------------------------------------------
 // `loading`: the worker has not said it is ready; the buttons stay disabled until it has (a
@@ -25,6 +42,8 @@ function startWorker() {
       }
       loading = false;
       fillProperties(m.properties);
+      defaultFuel = m.fuel;
+      showDefaultFuel();
       setBusy(false, 'ready');
       return;
     }
@@ -55,10 +74,32 @@ function startWorker() {
 // A command on the editor's program (web/playground.hpp, PlaygroundRequest); `extra` sets
 // wrt, dir, env, from, to, samples.
 function call(command, extra = {}) {
-  const request = {command, source: editor.value, env: envBox.value,
+  const request = {command, source: editor.getValue(), env: envBox.value,
                    precision: $('precision').value, wrt: '', dir: '', from: -1, to: 1,
-                   samples: 201, ...extra};
+                   samples: 201, fuel: fuel(), ...extra};
   return post({request});
+}
+
+// The Fuel setting (--fuel): a whole number of calls, or -1 (empty) for the CLI's default,
+// which depends on the precision (default_fuel, driver/command_options.hpp; the worker tells
+// them) and is shown as the field's placeholder. NaN when the field holds something else.
+let defaultFuel = {};
+function fuel() {
+  const text = $('fuel').value.trim();
+  if (text === '') return -1;
+  const n = Number(text);
+  return Number.isSafeInteger(n) && n >= 0 ? n : NaN;
+}
+function showDefaultFuel() {
+  const n = defaultFuel[$('precision').value];
+  $('fuel').placeholder = n === undefined ? '' : String(n);
+}
+$('precision').addEventListener('change', showDefaultFuel);
+// A usage error when the Fuel setting is not a number of calls; true if so.
+function badFuel(title) {
+  if (!Number.isNaN(fuel())) return false;
+  usage(title, 'Fuel needs a whole number of calls (empty: the default for the precision)');
+  return true;
 }
 
 function post(message, onProgress) {
@@ -74,11 +115,24 @@ function setBusy(busy, text) {
   $('status').textContent = text;
 }
 
+// Stop: the worker is terminated and a fresh one loaded. The outputs of the stopped command
+// were cleared when it started; a stopped Check shows the table of the counts its worker last
+// reported (checkSoFar) and how many programs they cover.
 $('stop').onclick = () => {
-  $('check-progress').value = 0;
-  $('check-status').textContent = '';
   worker.terminate();
+  const stoppedCheck = checkSoFar;
+  checkSoFar = null;
+  $('check-progress').value = 0;
   if (pending) { const p = pending; pending = null; p.reject(new Error('stopped')); }
+  $('exit').textContent = 'stopped';
+  if (stoppedCheck) {
+    const tried = [...stoppedCheck.values()].reduce((n, p) => n + p.tried, 0);
+    $('stdout').textContent = checkTable([...stoppedCheck.values()]) +
+                              `stopped after ${tried} programs\n`;
+    $('stdout').classList.add('table');
+    $('check-status').textContent = `stopped after ${tried} programs`;
+    fitTable();
+  }
   startWorker();
 };
 
@@ -97,20 +151,15 @@ function showDiagnostics(text) {
 }
 
 function moveCursor(line, col) {
-  const lines = editor.value.split('\n');
-  let pos = 0;
-  for (let i = 0; i < line - 1 && i < lines.length; ++i) pos += lines[i].length + 1;
-  pos += Math.max(0, col - 1);
   editor.focus();
-  editor.setSelectionRange(pos, pos);
-  // Scroll the line into view: the textarea's line height times the line number.
-  const lineHeight = parseFloat(getComputedStyle(editor).lineHeight) || 18;
-  editor.scrollTop = Math.max(0, (line - 5) * lineHeight);
+  editor.setCursor({line: line - 1, ch: Math.max(0, col - 1)});  // scrolled into view
 }
 
-function show(title, r) {
+function show(title, r, table = false) {
   $('output-title').textContent = title;
   $('stdout').textContent = r.stdout;
+  $('stdout').classList.toggle('table', table);
+  fitTable();
   showDiagnostics(r.stderr);
   $('exit').textContent = 'exit code ' + r.exit_code;
   $('exit').dataset.code = String(r.exit_code);
@@ -119,6 +168,49 @@ function show(title, r) {
 function clearPicture() {
   $('picture').replaceChildren();
   $('picture-title').hidden = true;
+}
+
+// What a command shows is replaced as soon as the next one starts (or an example is chosen):
+// no result of an earlier command stays on the screen while another runs.
+function clearOutputs(title = 'Output') {
+  $('output-title').textContent = title;
+  $('stdout').textContent = '';
+  $('stdout').classList.remove('table');
+  $('stderr').textContent = '';
+  $('exit').textContent = '';
+  $('exit').dataset.code = '';
+  $('check-status').textContent = '';
+  $('check-progress').value = 0;
+  clearPicture();
+}
+
+// Check's table (`adlang check`'s columns, driver/check_command.cpp) stays one line a row: its
+// font is made smaller until the widest row fits the column (at least 10px; narrower columns
+// scroll sideways), never wrapped.
+function fitTable() {
+  const out = $('stdout');
+  out.style.fontSize = '';
+  if (!out.classList.contains('table') || out.clientWidth === 0) return;
+  let size = parseFloat(getComputedStyle(out).fontSize);
+  while (out.scrollWidth > out.clientWidth && size > 10) {
+    size = Math.max(10, size - 0.5);
+    out.style.fontSize = size + 'px';
+  }
+}
+window.addEventListener('resize', fitTable);
+
+// The rows of `adlang check`'s table for the counts `rows` ({property, tried, passed, failed,
+// both_undefined, discarded, seconds}), as driver/check_command.cpp prints them.
+function checkTable(rows) {
+  const pad = (s, w) => String(s).padEnd(w), rpad = (s, w) => String(s).padStart(w);
+  let t = pad('property', 22) + rpad('tried', 8) + rpad('passed', 8) + rpad('failed', 8) +
+          rpad('both-undef', 12) + rpad('discarded', 11) + rpad('prog/s', 9) + '\n';
+  for (const p of rows) {
+    t += pad(p.property, 22) + rpad(p.tried, 8) + rpad(p.passed, 8) + rpad(p.failed, 8) +
+         rpad(p.both_undefined, 12) + rpad(p.discarded, 11) +
+         rpad((p.seconds > 0 ? p.tried / p.seconds : 0).toFixed(0), 9) + '\n';
+  }
+  return t;
 }
 
 // The trace graph: the DOT text of `adlang trace --format dot` drawn by Graphviz (wasm).
@@ -138,8 +230,9 @@ async function drawTrace(wrt, dir) {
 }
 
 // Runs `work` with the buttons disabled and Stop enabled, and says how long it took.
-async function busy(name, work) {
-  clearPicture();
+async function busy(name, title, work) {
+  clearOutputs(title);
+  checkSoFar = null;  // a Check's work starts its own
   setBusy(true, name + '…');
   const started = performance.now();
   try {
@@ -151,7 +244,8 @@ async function busy(name, work) {
 }
 
 function command(name, title) {
-  return busy(name, async () => {
+  if (badFuel(title)) return;
+  return busy(name, title, async () => {
     const extra = name === 'diff' ? {wrt: wrtBox.value, dir: $('dir').value.trim()} : {};
     const r = await call(name, extra);
     show(title, r);
@@ -162,6 +256,7 @@ function command(name, title) {
 
 // A usage error of the page's own, shown as the CLI shows one.
 function usage(title, message) {
+  clearOutputs(title);
   show(title, {stdout: '', exit_code: 2, stderr: 'adlang: error: ' + message + '\n'});
 }
 
@@ -195,7 +290,8 @@ $('plot').onclick = () => {
     usage(title, 'plot needs --from < --to and 2 to 100000 samples');
     return;
   }
-  busy('plot', async () => {
+  if (badFuel(title)) return;
+  busy('plot', title, async () => {
     const r = await call('plot', {wrt, env, from, to, samples});
     show(title, r);
     if (r.exit_code !== 0) return;
@@ -208,11 +304,16 @@ $('plot').onclick = () => {
 
 // Check: `adlang check [--property P] --count N --seed S`, or `adlang check playground.ad`,
 // with a progress bar over all the programs of the run.
-let propertyNames = [];
+// `checkSoFar`: while a Check of random programs runs, each property's counts as the worker
+// last reported them (a Map by property, in the order run), for the table Stop shows.
+let propertyNames = [], checkSoFar = null, fragmentProperty = null;
 function fillProperties(names) {
   if (propertyNames.length) return;
   propertyNames = names;
   for (const n of names) $('check-property').add(new Option(n, n));
+  if (fragmentProperty !== null && names.includes(fragmentProperty))
+    $('check-property').value = fragmentProperty;  // from the address's fragment, below
+  fragmentProperty = null;
 }
 
 $('check').onclick = () => {
@@ -227,22 +328,23 @@ $('check').onclick = () => {
   }
   const names = property ? [property] : propertyNames;
   const bar = $('check-progress');
-  bar.max = onEditor ? 1 : names.length * count;
-  bar.value = 0;
-  $('check-status').textContent = '';
-  busy('check', async () => {
+  busy('check', title, async () => {
+    bar.max = onEditor ? 1 : names.length * count;
+    checkSoFar = onEditor ? null : new Map();
     const r = await post({check: {property, count: onEditor ? 1 : count, seed: onEditor ? 1 : seed,
                                   precision: $('precision').value, editor: onEditor,
-                                  source: onEditor ? editor.value : '',
+                                  source: onEditor ? editor.getValue() : '',
                                   env: onEditor ? envBox.value : ''}},
                          (p) => {
+                           if (checkSoFar) checkSoFar.set(p.property, p);
                            const i = Math.max(0, names.indexOf(p.property));
-                           bar.value = i * count + p.done;
-                           $('check-status').textContent = `${p.property}: ${p.done}/${p.total}`;
+                           bar.value = i * count + p.tried;
+                           $('check-status').textContent = `${p.property}: ${p.tried}/${p.total}`;
                          });
+    checkSoFar = null;
     bar.value = bar.max;
     $('check-status').textContent = r.exit_code === 0 ? 'passed' : 'exit code ' + r.exit_code;
-    show(title, r);
+    show(title, r, !onEditor);
   });
 };
 
@@ -266,19 +368,135 @@ function documentedEnv(text) {
   return env;
 }
 
-for (const ex of ADLANG_EXAMPLES) $('examples').add(new Option(ex.name, ex.name));
+// The menu: the examples of examples/, then the lessons of examples/teaching/ in their order
+// ("-- Lesson N: title" on their first line, docs/teaching.md), each group an <optgroup>.
+const lessonTitle = (ex) => (ex.text.match(/^-- Lesson (\d+): (.*?)\.?\n/) || []).slice(1);
+{
+  const examples = document.createElement('optgroup'), lessons = document.createElement('optgroup');
+  examples.label = 'Examples (examples/)';
+  lessons.label = 'Lessons (examples/teaching/)';
+  for (const ex of ADLANG_EXAMPLES.filter((e) => e.group === 'examples'))
+    examples.append(new Option(ex.name, ex.name));
+  const byLesson = ADLANG_EXAMPLES.filter((e) => e.group === 'teaching')
+      .sort((a, b) => Number(lessonTitle(a)[0] || 99) - Number(lessonTitle(b)[0] || 99));
+  for (const ex of byLesson) {
+    const [n, title] = lessonTitle(ex);
+    lessons.append(new Option(n ? `Lesson ${n}: ${title}` : ex.name, ex.name));
+  }
+  $('examples').append(examples, lessons);
+}
+const ownProgram = $('examples').options[0];
+const exampleNamed = (name) => ADLANG_EXAMPLES.find((e) => e.name === name);
+
+// The menu names an example only while the editor holds it unchanged: an edit turns it into
+// "NAME (edited)", the entry for your own program (choosing the example again restores it).
+function showExample(name) {
+  $('examples').value = name;
+  ownProgram.textContent = '(your own program)';
+}
+editor.on('change', () => {
+  const ex = exampleNamed($('examples').value);
+  if (ex && editor.getValue() !== ex.text) {
+    $('examples').value = '';
+    ownProgram.textContent = `${ex.name} (edited)`;
+  }
+});
+
 $('examples').onchange = () => {
-  const ex = ADLANG_EXAMPLES.find((e) => e.name === $('examples').value);
+  const ex = exampleNamed($('examples').value);
   if (!ex) return;
-  editor.value = ex.text;
+  showExample(ex.name);
+  editor.setValue(ex.text);
   envBox.value = documentedEnv(ex.text).join('\n');
   updateWrt();
-  $('stdout').textContent = '';
-  $('stderr').textContent = '';
-  $('exit').textContent = '';
-  clearPicture();
+  clearOutputs();
+  saveFragment();
 };
 
-$('examples').value = 'syntax_tour.ad';
-$('examples').onchange();
+// --- The address's fragment -----------------------------------------------------------------
+// The program, the inputs and the settings that change what the commands compute are kept in
+// the page's address after '#' (URLSearchParams: code=...&env=...; a setting only when it is
+// not its default), so a copied link reproduces the page; loading an address with a fragment
+// (or pasting one) restores them. Share writes it at once and copies the link.
+const fragmentFields = {env: 'env', precision: 'precision', fuel: 'fuel', wrt: 'wrt', dir: 'dir',
+                        from: 'plot-from', to: 'plot-to', samples: 'plot-samples',
+                        property: 'check-property', on: 'check-on', count: 'check-count',
+                        seed: 'check-seed'};
+const defaultValue = (el) => el.tagName === 'SELECT'
+    ? ([...el.options].find((o) => o.defaultSelected) || el.options[0] || {value: ''}).value
+    : el.defaultValue;
+
+let writtenFragment = null, fragmentTimer = null;
+function fragment() {
+  const params = new URLSearchParams({code: editor.getValue()});
+  for (const [key, id] of Object.entries(fragmentFields)) {
+    const el = $(id);
+    if (el.value !== defaultValue(el)) params.set(key, el.value);
+  }
+  return '#' + params.toString();
+}
+function saveFragment() {
+  clearTimeout(fragmentTimer);
+  writtenFragment = fragment();
+  history.replaceState(null, '', writtenFragment);
+}
+// Typing saves it a moment later, not at every key (and the link Share showed is no longer it).
+function saveFragmentSoon() {
+  $('share-status').textContent = '';
+  clearTimeout(fragmentTimer);
+  fragmentTimer = setTimeout(saveFragment, 300);
+}
+editor.on('change', saveFragmentSoon);
+for (const id of Object.values(fragmentFields)) {
+  $(id).addEventListener('input', saveFragmentSoon);
+  $(id).addEventListener('change', saveFragmentSoon);
+}
+
+// Restores the page from the address's fragment; false when it has no program.
+function loadFragment() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (!params.has('code')) return false;
+  const code = params.get('code');
+  const ex = ADLANG_EXAMPLES.find((e) => e.text === code);
+  showExample(ex ? ex.name : '');
+  editor.setValue(code);
+  envBox.value = params.get('env') ?? '';
+  updateWrt();
+  for (const [key, id] of Object.entries(fragmentFields)) {
+    if (key === 'env') continue;
+    const el = $(id), value = params.get(key) ?? defaultValue(el);
+    el.value = value;
+    // The property menu is filled when the module has loaded (fillProperties).
+    if (key === 'property' && el.value !== value) fragmentProperty = value;
+  }
+  showDefaultFuel();
+  clearOutputs();
+  writtenFragment = location.hash;
+  return true;
+}
+window.addEventListener('hashchange', () => {
+  if (location.hash !== writtenFragment) loadFragment();
+});
+
+$('share').onclick = async () => {
+  saveFragment();
+  const link = $('share-status');
+  link.replaceChildren('link: ');
+  const a = document.createElement('a');
+  a.id = 'share-link';
+  a.href = location.href;
+  a.textContent = 'this page';
+  link.append(a);
+  try {
+    await navigator.clipboard.writeText(location.href);
+    link.append(' (copied)');
+  } catch (e) {
+    link.append(' (copy it from the address bar)');
+  }
+};
+
+if (!loadFragment()) {
+  $('examples').value = 'syntax_tour.ad';
+  $('examples').onchange();
+}
 startWorker();

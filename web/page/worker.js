@@ -1,10 +1,14 @@
 // The playground's worker: the WebAssembly module (adlang_playground.js) runs the commands
 // here, so the page stays responsive, and Stop can end a long run by terminating the worker.
-// Messages in: {id, request} (Module.run) or {id, check} (Module.check); out: {ready},
-// {id, progress: {property, done, total}} during a check, and {id, stdout, stderr, exit_code}.
+// Messages in: {id, request} (Module.run) or {id, check} (Module.check); out: {ready, properties,
+// fuel} (the property names, the default fuel of each precision),
+// {id, progress: {property, tried, passed, failed, both_undefined, discarded, seconds, total}}
+// during a check (the property's counts so far), and {id, stdout, stderr, exit_code}.
 importScripts('adlang_playground.js');
 const ready = createAdlang();
-ready.then((m) => postMessage({ready: true, properties: m.properties().split('\n').filter(Boolean)}))
+const precisions = ['double', '50', '100', 'exact'];
+ready.then((m) => postMessage({ready: true, properties: m.properties().split('\n').filter(Boolean),
+                               fuel: Object.fromEntries(precisions.map((p) => [p, m.default_fuel(p)]))}))
     .catch((e) => postMessage({ready: false, error: String(e)}));
 onmessage = async (e) => {
   const m = await ready;
@@ -13,8 +17,8 @@ onmessage = async (e) => {
   try {
     if (check) {
       r = m.check(check.property, check.count, check.seed, check.precision, check.editor,
-                  check.source, check.env, (property, done, total) =>
-                      postMessage({id, progress: {property, done, total}}));
+                  check.source, check.env, (counts, total) =>
+                      postMessage({id, progress: {...counts, total}}));
     } else {
       r = m.run(request);
     }

@@ -2,17 +2,22 @@
 // `chromium`, driven by npm's playwright-core) loads the built page from `adlang serve`,
 // runs the syntax tour and two examples through the menu and the buttons, and compares the
 // page's outputs with the native `adlang run` / `diff` / `plot` / `check` on the same programs;
-// Check's progress bar moves and Stop ends it; a syntax error shows its caret and a location
-// that moves the editor's cursor; screenshots are written (FILE.png after the syntax error,
-// FILE-diff.png after Diff with its trace graph, FILE-plot.png, FILE-check.png).
+// the editor numbers its lines and highlights the lexer's keywords, Ctrl-Enter runs, the
+// address's fragment restores the program, the inputs and the settings, the menu offers the
+// lessons and drops an example's name once it is edited, each command clears the outputs it
+// replaces, the Fuel setting is used and named by the hint, Check's table fits its column;
+// Check's progress bar moves and Stop ends it, keeping the counts so far; a syntax error shows
+// its caret and a location that moves the editor's cursor; screenshots are written (FILE.png
+// after the syntax error, FILE-diff.png after Diff with its trace graph, FILE-plot.png,
+// FILE-check.png).
 //
 // node playground_test.mjs --adlang BIN --page DIR --screenshot FILE.png
 // Fails (never skips) with the missing tool named when something is absent.
 import {spawn, spawnSync} from 'node:child_process';
-import {existsSync, mkdtempSync, writeFileSync, rmSync} from 'node:fs';
+import {existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, rmSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {tmpdir} from 'node:os';
-import {join, resolve} from 'node:path';
+import {dirname, join, resolve} from 'node:path';
 import {fileURLToPath} from 'node:url';
 
 const args = {};
@@ -40,9 +45,10 @@ args.adlang = resolve(args.adlang);
 if (!existsSync(args.adlang)) fail(`${args.adlang} not found: build adlang first`);
 if (!existsSync(chromiumPath))
   fail(`${chromiumPath} not found: install Debian's chromium (scripts/install-deps.sh --web)`);
+const here = fileURLToPath(new URL('.', import.meta.url));
+const sourceDir = resolve(here, '..', '..');
 let chromium;
 try {
-  const here = fileURLToPath(new URL('.', import.meta.url));
   chromium = createRequire(join(here, 'package.json'))('playwright-core').chromium;
 } catch (e) {
   fail('npm package playwright-core is missing in web/test/node_modules: run ' +
@@ -89,22 +95,154 @@ try {
   await page.waitForFunction(() => document.getElementById('status').textContent === 'ready',
                              null, {timeout: 30000});
 
+  // The editor is CodeMirror (window.adlangEditor): its text is read and set through it.
+  const setSource = (text) => page.evaluate((t) => window.adlangEditor.setValue(t), text);
+  const getSource = () => page.evaluate(() => window.adlangEditor.getValue());
+  // The inputs, and the menu of Diff and Plot that offers their names.
+  const setEnv = async (text) => {
+    await page.fill('#env', text);
+    await page.$eval('#env', (e) => e.dispatchEvent(new Event('input')));
+  };
+
   // Runs `button` and returns what the page shows.
   async function press(button) {
     await page.evaluate(() => { document.getElementById('exit').dataset.code = ''; });
     await page.click('#' + button);
-    await page.waitForFunction(() => document.getElementById('exit').dataset.code !== '' &&
+    return shown();
+  }
+  async function shown(p = page) {
+    await p.waitForFunction(() => document.getElementById('exit').dataset.code !== '' &&
                                      !document.getElementById('run').disabled,
                                null, {timeout: 60000});
-    return page.evaluate(() => ({
+    return p.evaluate(() => ({
       stdout: document.getElementById('stdout').textContent,
       stderr: document.getElementById('stderr').textContent,
       code: Number(document.getElementById('exit').dataset.code),
       env: document.getElementById('env').value.split('\n').filter((l) => l.trim() !== ''),
-      source: document.getElementById('editor').value,
+      source: window.adlangEditor.getValue(),
+      title: document.getElementById('output-title').textContent,
       svg: document.querySelectorAll('#picture svg g.node').length,
     }));
   }
+
+  // The editor: a gutter of line numbers, and the highlighting of every keyword of the lexer
+  // (lang/lexer.cpp, kKeywords), of rd after a dot, numbers, operators and comments.
+  const lexer = readFileSync(join(sourceDir, 'lang', 'lexer.cpp'), 'utf8');
+  const keywords = [...lexer.slice(lexer.indexOf('kKeywords[]'), lexer.indexOf('};',
+      lexer.indexOf('kKeywords[]'))).matchAll(/\{"([a-z]+)", TokenKind::Kw/g)].map((m) => m[1]);
+  await setSource(`-- a comment\n${keywords.join(' ')}\n1.rd[x](t: real. 2.5e-1 * t)\n`);
+  const styled = await page.evaluate(() => {
+    const texts = (c) => [...document.querySelectorAll('.CodeMirror-code .cm-' + c)]
+        .map((e) => e.textContent);
+    return {keyword: texts('keyword'), number: texts('number'), operator: texts('operator'),
+            comment: texts('comment'),
+            lines: [...document.querySelectorAll('.CodeMirror-code .CodeMirror-linenumber')]
+                .map((e) => e.textContent).filter((t) => /^\d+$/.test(t))};
+  });
+  check(keywords.length >= 10 && JSON.stringify(styled.lines) === '["1","2","3","4"]',
+        `the editor numbers its lines (${styled.lines})`);
+  check(JSON.stringify(styled.keyword) === JSON.stringify([...keywords, 'rd', 'real']) &&
+        JSON.stringify(styled.number) === '["1","2.5e-1"]' &&
+        JSON.stringify(styled.operator) === '["*"]' &&
+        JSON.stringify(styled.comment) === '["-- a comment"]',
+        `the editor highlights the ${keywords.length} keywords of lang/lexer.cpp, rd, numbers, ` +
+        'operators and comments', JSON.stringify(styled));
+
+  // The menu: the lessons of examples/teaching/ in their own group, in the lessons' order.
+  const lessonFiles = readdirSync(join(sourceDir, 'examples', 'teaching'))
+      .filter((f) => f.endsWith('.ad')).map((f) => 'teaching/' + f);
+  const lessons = await page.$$eval('#examples optgroup', (groups) => groups.map((g) => ({
+    label: g.label, options: [...g.querySelectorAll('option')].map((o) => [o.value, o.text])})));
+  const lessonGroup = lessons.find((g) => /teaching/.test(g.label)) || {options: []};
+  check(lessonFiles.length > 0 &&
+        JSON.stringify(lessonGroup.options.map(([v]) => v).sort()) ===
+            JSON.stringify(lessonFiles.sort()) &&
+        lessonGroup.options.every(([, text], i) => text.startsWith(`Lesson ${i + 1}: `)),
+        `the menu offers the ${lessonFiles.length} lessons of examples/teaching/ in their order`,
+        JSON.stringify(lessons.map((g) => [g.label, g.options])));
+  const lessonOne = lessonGroup.options.length ? lessonGroup.options[0][0] : 'none';
+  await page.selectOption('#examples', lessonOne);
+  const lessonRun = await press('run');
+  const lessonWant = native('run', lessonRun.source, lessonRun.env);
+  check(lessonRun.code === 0 && lessonRun.stdout === lessonWant.stdout &&
+        lessonRun.source === readFileSync(join(sourceDir, 'examples', lessonOne), 'utf8'),
+        `Run ${lessonOne} from the menu prints what adlang run prints`, JSON.stringify(lessonRun));
+
+  // Editing an example: the menu no longer names it ("NAME (edited)"); choosing it again
+  // restores it.
+  await page.selectOption('#examples', 'fact.ad');
+  await page.click('.CodeMirror-code');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(' ');
+  const edited = await page.$eval('#examples', (s) => [s.value, s.selectedOptions[0].text]);
+  await page.selectOption('#examples', 'fact.ad');
+  const restored = await getSource();
+  check(JSON.stringify(edited) === '["","fact.ad (edited)"]' &&
+        restored === readFileSync(join(sourceDir, 'examples', 'fact.ad'), 'utf8'),
+        `an edited example is shown as ${JSON.stringify(edited[1])}, and choosing it restores it`);
+
+  // Ctrl-Enter and Cmd-Enter (Meta), in the editor and in the inputs, run the program.
+  await page.selectOption('#examples', 'nested_rd.ad');
+  const keyed = [];
+  for (const [where, key] of [['.CodeMirror-code', 'Control+Enter'], ['.CodeMirror-code', 'Meta+Enter'],
+                              ['#env', 'Control+Enter'], ['#env', 'Meta+Enter']]) {
+    await page.evaluate(() => { document.getElementById('exit').dataset.code = ''; });
+    await page.click(where);
+    await page.keyboard.press(key);
+    keyed.push(await shown());
+  }
+  const keyedWant = native('run', keyed[0].source, keyed[0].env);
+  check(keyed.every((k) => k.code === 0 && k.stdout === keyedWant.stdout &&
+                           k.title === 'Value (adlang run)' &&
+                           k.source === readFileSync(join(sourceDir, 'examples', 'nested_rd.ad'),
+                                                     'utf8')),
+        'Ctrl-Enter and Cmd-Enter in the editor and in the inputs run the program (and insert nothing)',
+        JSON.stringify(keyed));
+
+  // The address's fragment: a program, its inputs and settings, loaded in a second page from
+  // the link Share makes, are restored there, and run as in the first.
+  const linked = 'def sq(y: real): real = y * y;\n-- shared\nsq(x) + a\n';
+  await setSource(linked);
+  await setEnv('x=3\na=0.25');
+  await page.selectOption('#wrt', 'a');
+  await page.selectOption('#precision', 'exact');
+  await page.fill('#fuel', '5000');
+  await page.click('#share');
+  await page.waitForSelector('#share-link');
+  const shareLink = await page.$eval('#share-link', (a) => a.href);
+  const second = await browser.newPage({viewport: {width: 1400, height: 1000}});
+  second.on('pageerror', (e) => pageErrors.push(String(e)));
+  await second.goto(shareLink);
+  await second.waitForFunction(() => document.getElementById('status').textContent === 'ready',
+                               null, {timeout: 30000});
+  const reloaded = await second.evaluate(() => ({
+    source: window.adlangEditor.getValue(), env: document.getElementById('env').value,
+    wrt: document.getElementById('wrt').value,
+    precision: document.getElementById('precision').value,
+    fuel: document.getElementById('fuel').value,
+    example: document.getElementById('examples').value, url: location.href}));
+  await second.click('#run');
+  const secondRun = await shown(second);
+  // A fragment pasted into the address bar (a hashchange, no reload) is restored too.
+  await second.evaluate(() => { location.hash = '#code=x+*+2%0A&env=x%3D21'; });
+  await second.waitForFunction(() => window.adlangEditor.getValue() === 'x * 2\n', null,
+                               {timeout: 5000}).catch(() => {});
+  const pasted = await second.evaluate(() => [window.adlangEditor.getValue(),
+      document.getElementById('env').value, document.getElementById('precision').value,
+      document.getElementById('fuel').value]);
+  await second.close();
+  check(JSON.stringify(pasted) === JSON.stringify(['x * 2\n', 'x=21', 'double', '']),
+        'a fragment pasted into the address bar restores its program and inputs (and defaults)',
+        JSON.stringify(pasted));
+  check(shareLink === page.url() && shareLink.includes('#code=') &&
+        JSON.stringify(reloaded) === JSON.stringify({source: linked, env: 'x=3\na=0.25', wrt: 'a',
+            precision: 'exact', fuel: '5000', example: '', url: shareLink}) &&
+        secondRun.stdout === native('run', linked, ['x=3', 'a=0.25'],
+                                    ['--precision', 'exact']).stdout,
+        'a link from Share restores the program, the inputs and the settings, and runs the same',
+        `link ${shareLink}\nrestored ${JSON.stringify(reloaded)}\nrun ${JSON.stringify(secondRun)}`);
+  await page.selectOption('#precision', 'double');
+  await page.fill('#fuel', '');
 
   // The syntax tour and two examples through the menu and Run, against `adlang run`.
   for (const example of ['syntax_tour.ad', 'nested_rd.ad', 'dot_gradient.ad']) {
@@ -158,9 +296,8 @@ try {
   // Plot: the samples as adlang plot prints them (without -o), drawn as a chart with the
   // point where ReLU is undefined (x = 0) marked.
   const reluReal = 'def relu(x: real): real = if (x < 0) then 0 else x;\nrelu(x) * x\n';
-  await page.fill('#editor', reluReal);
-  await page.fill('#env', 'x=0.5');
-  await page.$eval('#env', (e) => e.dispatchEvent(new Event('input')));
+  await setSource(reluReal);
+  await setEnv('x=0.5');
   await page.fill('#plot-from', '-2');
   await page.fill('#plot-to', '2');
   await page.fill('#plot-samples', '41');
@@ -230,6 +367,24 @@ try {
         `page: ${offered}\nadlang check --list: ${listed}`);
   check(between > 0 && final[1] === listed.length * count,
         `the progress bar moves during Check (${between} samples between 0 and ${final[1]})`);
+  // The table keeps one line a row (never wrapped) and fits its column, also in a narrower
+  // window (its font is made smaller).
+  const fits = [];
+  for (const width of [1400, 1100]) {
+    await page.setViewportSize({width, height: 1000});
+    // The page refits the table on its resize event, which comes with the next frame.
+    await page.waitForFunction(() => {
+      const o = document.getElementById('stdout');
+      return o.scrollWidth <= o.clientWidth;
+    }, null, {timeout: 2000}).catch(() => {});
+    fits.push(await page.$eval('#stdout', (o, w) => ({
+      width: w, whiteSpace: getComputedStyle(o).whiteSpace,
+      font: parseFloat(getComputedStyle(o).fontSize), fits: o.scrollWidth <= o.clientWidth}), width));
+  }
+  await page.setViewportSize({width: 1400, height: 1000});
+  check(fits.every((f) => f.whiteSpace === 'pre' && f.fits && f.font >= 10) &&
+        fits[1].font < fits[0].font,
+        'Check\'s table fits its column unwrapped at 1400 and 1100 pixels', JSON.stringify(fits));
   await page.selectOption('#examples', 'fact.ad');
   await page.selectOption('#check-on', 'editor');
   const checkOne = await press('check');
@@ -253,21 +408,54 @@ try {
                              null, {timeout: 30000});
   check(Date.now() - checkStopStarted < 10000,
         `Stop ends a Check of 100000 programs (${Date.now() - checkStopStarted} ms)`);
+  // What it shows: the table of the counts the worker last reported, and their sum.
+  const [stoppedCheck, stoppedLayout] = await page.$eval('#stdout', (o) => [o.textContent,
+      getComputedStyle(o).whiteSpace]);
+  const stoppedRows = rows(stoppedCheck);
+  const stoppedAfter = stoppedRows.reduce((n, r) => n + Number(r[1]), 0);
+  check(/^property +tried +passed +failed +both-undef +discarded +prog\/s\n/.test(stoppedCheck) &&
+        stoppedRows.length > 0 && stoppedAfter > 0 &&
+        stoppedRows.every((r) => Number(r[1]) === Number(r[2]) + Number(r[3]) + Number(r[4]) +
+                                                   Number(r[5])) &&
+        stoppedCheck.endsWith(`\nstopped after ${stoppedAfter} programs\n`) &&
+        stoppedLayout === 'pre',
+        `Stop keeps the table of the counts so far ("stopped after ${stoppedAfter} programs")`,
+        stoppedCheck);
   await page.fill('#check-count', String(count));
 
   // Stop: a run of ten million calls (until the fuel runs out) is ended by terminating the
   // worker, and the page works again.
   await page.selectOption('#examples', 'deep_recursion.ad');
+  await page.fill('#env', 'n=10\ny0=0.5');
+  await press('run');
   await page.fill('#env', 'n=100000000\ny0=0.5');
+  // The outputs of before (the run of 10 calls) are cleared when Run starts, and Stop leaves
+  // none.
+  const outputs = () => page.evaluate(() => ({
+    stdout: document.getElementById('stdout').textContent,
+    stderr: document.getElementById('stderr').textContent,
+    picture: document.getElementById('picture').childElementCount,
+    exit: document.getElementById('exit').textContent,
+    checkStatus: document.getElementById('check-status').textContent,
+    title: document.getElementById('output-title').textContent}));
+  const before = await outputs();
   await page.click('#run');
   await page.waitForTimeout(300);
   const stoppable = await page.$eval('#stop', (b) => !b.disabled);
   check(stoppable, 'Stop is enabled during a long run');
+  const during = await outputs();
   const stopStarted = Date.now();
   await page.click('#stop');
   await page.waitForFunction(() => document.getElementById('status').textContent === 'ready',
                              null, {timeout: 30000});
   check(Date.now() - stopStarted < 10000, `Stop ends the run (${Date.now() - stopStarted} ms)`);
+  const afterStopped = await outputs();
+  check(before.stdout !== '' &&
+        JSON.stringify(during) === JSON.stringify({stdout: '', stderr: '', picture: 0, exit: '',
+            checkStatus: '', title: 'Value (adlang run)'}) &&
+        JSON.stringify(afterStopped) === JSON.stringify({...during, exit: 'stopped'}),
+        'Run clears the outputs it replaces, and Stop leaves none but "stopped"',
+        JSON.stringify({before, during, afterStopped}));
   await page.selectOption('#examples', 'nested_rd.ad');
   const afterStop = await press('run');
   check(afterStop.code === 0 && afterStop.stdout === native('run', afterStop.source, []).stdout,
@@ -277,7 +465,7 @@ try {
   // on the command line; 500 calls deep ends in the CLI's own "nested too deeply" (exit 1),
   // not in a crash of the worker, and the page goes on.
   const recursion = 'def f(n: real): real = if n < 0.5 then 0 else 1 + f(n - 1);\nf(x)\n';
-  await page.fill('#editor', recursion);
+  await setSource(recursion);
   await page.fill('#env', 'x=20');
   const shallow = await press('trace');
   check(shallow.code === 0 && shallow.stdout === native('trace', recursion, ['x=20']).stdout,
@@ -290,9 +478,36 @@ try {
   const afterDeep = await press('run');
   check(afterDeep.code === 0 && afterDeep.stdout === '500\n', 'after it, Run works', JSON.stringify(afterDeep));
 
+  // The Fuel setting is adlang run's --fuel, and the hint names it rather than the flag; empty,
+  // it shows the default (docs/cli.md: 10,000,000 calls in double precision).
+  const fuelDefault = await page.$eval('#fuel', (f) => [f.value, f.placeholder]);
+  check(JSON.stringify(fuelDefault) === '["","10000000"]',
+        `the empty Fuel setting shows the default fuel (${fuelDefault[1]})`);
+  const endless = 'def f(n: real): real = f(n);\nf(x)\n';
+  await setSource(endless);
+  await page.fill('#env', 'x=1');
+  await page.fill('#fuel', '1000');
+  const noFuel = await press('run');
+  const noFuelWant = native('run', endless, ['x=1'], ['--fuel', '1000']);
+  await page.fill('#fuel', '');
+  check(noFuel.code === 1 && /out of fuel after 1000 function calls/.test(noFuel.stderr) &&
+        /raise the limit with the page's Fuel setting \(N\)/.test(noFuel.stderr) &&
+        noFuel.stderr === noFuelWant.stderr.replace('--fuel N', 'the page\'s Fuel setting (N)'),
+        'the Fuel setting bounds the calls, and the hint names the page\'s Fuel setting',
+        `page: ${JSON.stringify(noFuel)}\nadlang run --fuel 1000: ${JSON.stringify(noFuelWant)}`);
+  // So does the hint for an input without a value: a line of the page's Inputs.
+  await setEnv('');
+  const noInput = await press('run');
+  const noInputWant = native('run', endless, []);
+  check(noInput.code === noInputWant.code && /--env x=VALUE/.test(noInputWant.stderr) &&
+        noInput.stderr === noInputWant.stderr.replace('--env x=VALUE',
+                                                      'a line x=VALUE in the page\'s Inputs'),
+        'the hint for an input without a value names a line of the page\'s Inputs',
+        `page: ${JSON.stringify(noInput)}\nadlang run: ${JSON.stringify(noInputWant)}`);
+
   // A syntax error: the CLI's message with its caret, and a location that moves the cursor.
   const bad = 'def f(x: real): real = x * ;\nf(1)\n';
-  await page.fill('#editor', bad);
+  await setSource(bad);
   await page.fill('#env', '');
   const err = await press('run');
   const errWant = native('run', bad, []);
@@ -304,7 +519,8 @@ try {
   if (link) {
     const [line, col] = await link.evaluate((a) => [Number(a.dataset.line), Number(a.dataset.col)]);
     await link.click();
-    const cursor = await page.$eval('#editor', (e) => e.selectionStart);
+    const cursor = await page.evaluate(() => window.adlangEditor.indexFromPos(
+        window.adlangEditor.getCursor()));
     const lines = bad.split('\n');
     let want = col - 1;
     for (let i = 0; i < line - 1; ++i) want += lines[i].length + 1;
