@@ -17,106 +17,19 @@
 
 #include "lang/diagnostics.hpp"
 #include "semantics/compiled_eval.hpp"
+#include "semantics/graph/budgets.hpp"
+#include "semantics/graph/firing_rules.hpp"
 #include "semantics/graph/node_value.hpp"
 #include "semantics/graph/schedule.hpp"
 #include "semantics/graph/slot_table.hpp"
+#include "semantics/graph/token.hpp"
 #include "semantics/op_eval.hpp"
 #include "support/memory_regions.hpp"
 #include "support/resource_budget.hpp"
-#include "support/setting_hint.hpp"
 #include "support/threads.hpp"
 
 namespace adlang::graph {
 namespace {
-
-// ---- tokens ---------------------------------------------------------------------------
-
-// An undefinedness and its place in the program's left-to-right call-by-value order: the
-// positions of the call sites from the main body down to the frame where it arose, then the
-// position of the node. The smallest key is the undefinedness the sequential evaluators meet
-// first (docs/graph.md).
-struct Bottom {
-  Undefined error;
-  std::vector<std::uint32_t> key;
-  bool budget = false;  // a call refused because --timeout or --max-memory ran out
-};
-
-// Absent: no token at all. Inside a block, the nodes on the untaken side of a Switch (under
-// Deadness::Elide) receive nothing; they write "absent" to their outputs so that the nodes
-// after them in the block see it. It never leaves the frame.
-enum class State : std::uint8_t { Live, Dead, Bottom, Absent };
-
-// A token in 8 bytes: a live token is its double, and the others are NaNs whose top 16 bits
-// say which, a bottom's pointer in the low 48 bits. A live value is finite
-// (ScalarTraits::in_range), and arithmetic makes only the NaNs 0x7FF8... and 0xFFF8..., never
-// these. (Written as a double and a state byte in 16 bytes, a token just computed was copied
-// by one 16-byte load from two smaller stores, which a processor cannot forward to the load;
-// frames were twice as large: docs/performance.md Sec. 9, "Tokens in 8 bytes".)
-class Token {
- public:
-  static Token live(double v) {
-    Token t;
-    std::memcpy(&t.bits_, &v, sizeof v);
-    return t;
-  }
-  static Token boolean(bool b) { return Token(b ? kOne : 0); }  // 1 or 0 (+0.0)
-  static Token dead() { return Token(kDead); }
-  static Token absent() { return Token(kAbsent); }
-  static Token undefined(const Bottom* b) {
-    const auto p = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(b));
-    internal_check(p < kPayload, "a bottom lies above 2^48");
-    return Token(kBottom | p);
-  }
-
-  bool is_live() const { return bits_ < kDead; }
-  // A live predicate that selects side `side` of a Switch (0: true). The 1 and 0 of
-  // Token::boolean, which every predicate is, take one comparison.
-  bool selects(std::uint32_t side) const {
-    if (bits_ == (side == 0 ? kOne : 0)) return true;
-    return is_live() && (value() != 0) == (side == 0);
-  }
-  bool is_dead() const { return (bits_ >> 48) == (kDead >> 48); }
-  bool is_absent() const { return (bits_ >> 48) == (kAbsent >> 48); }
-  bool is_bottom() const { return (bits_ >> 48) == (kBottom >> 48); }
-  State state() const {
-    return is_live() ? State::Live : static_cast<State>((bits_ >> 48) - (kLiveEnd >> 48));
-  }
-  double value() const {
-    double v;
-    std::memcpy(&v, &bits_, sizeof v);
-    return v;
-  }
-  const Bottom* bottom() const {
-    return reinterpret_cast<const Bottom*>(static_cast<std::uintptr_t>(bits_ & (kPayload - 1)));
-  }
-
- private:
-  static constexpr std::uint64_t kLiveEnd = std::uint64_t(0xFFF8) << 48;
-  static constexpr std::uint64_t kDead = kLiveEnd + (std::uint64_t(State::Dead) << 48);
-  static constexpr std::uint64_t kBottom = kLiveEnd + (std::uint64_t(State::Bottom) << 48);
-  static constexpr std::uint64_t kAbsent = kLiveEnd + (std::uint64_t(State::Absent) << 48);
-  static constexpr std::uint64_t kPayload = std::uint64_t(1) << 48;
-  static constexpr std::uint64_t kOne = std::uint64_t(0x3FF0) << 48;  // 1.0
-  Token() = default;
-  explicit Token(std::uint64_t bits) : bits_(bits) {}
-  std::uint64_t bits_;
-};
-static_assert(sizeof(Token) == 8);
-
-// Whether the tokens in slots in[0 .. n) are all live.
-inline bool all_live(const Token* slots, const std::uint32_t* in, std::uint32_t n) {
-  bool live = true;
-  for (std::uint32_t j = 0; j < n; ++j)
-    live &= slots[in[j]].is_live();
-  return live;
-}
-
-// The earlier of two bottoms in evaluation order.
-const Bottom* earlier(const Bottom* a, const Bottom* b) {
-  if (!a) return b;
-  if (!b) return a;
-  return b->key < a->key ? b : a;
-}
 
 // ---- the store of saved values (reverse mode, docs/graph-ad.md) --------------------------
 
@@ -398,9 +311,8 @@ class Executor {
   // A budget exhausted during the run (over_budget): rethrown when the run has unwound.
   std::atomic<bool> budget_failed_{false};
   // GraphOptions::bound: whether there is one, and the run's start.
-  const bool bounded_ = o_.bound.seconds > 0 || o_.bound.memory_growth_bytes > 0;
-  const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
-  const std::uint64_t resident_at_start_ = bounded_ ? resident_memory_bytes() : 0;
+  const RunClock clock_{o_.bound};
+  const bool bounded_ = clock_.bounded();
   std::exception_ptr budget_failure_;
   const Bottom* frames_bottom_ = nullptr;
   alignas(64) Shared<std::int64_t> fuel_pool_{0};
@@ -794,7 +706,7 @@ class Executor {
   // A walk over a trie checks the run's bound too (every 4096th tag): a trie is as large as
   // the recursion that made it.
   void walked(std::uint64_t& steps) const {
-    if (bounded_ && (++steps & 4095u) == 0) check_bound();
+    if (bounded_ && (++steps & 4095u) == 0) clock_.check();
   }
 
   void drop_values(TagNode* t) {
@@ -1142,10 +1054,10 @@ class Executor {
           fire_site(w, f, n, in);
           continue;
         case NodeKind::Exit: {
-          Token t = slots[in[0]];
-          internal_check(!t.is_absent(), "a body's output is absent");
-          ++w.tokens;
-          if (t.is_dead()) ++w.dead;
+          const Token t = slots[in[0]];
+          const rules::Firing r = rules::fire_forward(t);
+          w.tokens += r.fired;
+          w.dead += r.dead;
           fire_exit(w, f, n, t);
           continue;
         }
@@ -1328,10 +1240,9 @@ class Executor {
     for (std::uint32_t i = 0; i < 3; ++i) {
       if (!(x.merge_inputs & (1u << i))) continue;
       const Token& t = f->slots[x.merge_slots[i]];
-      if (t.is_absent()) continue;
-      if (i == 2 && !propagate_) {
-        n += t.is_live() ? 2 : 3;
-      } else {
+      if (i == 2) {
+        n += rules::merge_settled_by_predicate(t, propagate_);
+      } else if (!t.is_absent()) {
         n += 1;
       }
     }
@@ -1354,21 +1265,18 @@ class Executor {
       if (c != State::Absent) ++w.tokens;
       if (c == State::Dead) ++w.dead;
     }
-    bool dead = false;
-    const Bottom* bottom = nullptr;
-    for (std::uint32_t i = 0; i < n.nin; ++i) {
-      const Token& t = slots[in[i]];
-      if (t.is_absent()) {
-        emit_all(f, n, Token::absent());
-        return;
-      }
-      if (t.is_dead()) dead = true;
-      if (t.is_bottom()) bottom = earlier(bottom, t.bottom());
+    Token bottom = Token::dead();
+    const rules::Strictness st = rules::strict_inputs(
+        n.nin, [&](std::uint32_t i) -> const Token& { return slots[in[i]]; },
+        [](const Token& a, const Token& b) { return earlier(a, b); }, bottom);
+    if (st == rules::Strictness::Absent) {
+      emit_all(f, n, Token::absent());
+      return;
     }
     w.tokens += 1 + n.elided;  // (its elided Switches fire when it does: SwitchElision)
-    if (dead || bottom) {
-      if (dead) ++w.dead;
-      emit_all(f, n, dead ? Token::dead() : Token::undefined(bottom));
+    if (st != rules::Strictness::Live) {
+      w.dead += rules::strict_firing(st).dead;
+      emit_all(f, n, st == rules::Strictness::Dead ? Token::dead() : bottom);
       return;
     }
     switch (n.kind) {
@@ -1462,51 +1370,18 @@ class Executor {
       f->slots[n.out + k] = Token::live(yp[k]);
   }
 
-  // Switch (d, p) (Sec. 3.2): d to the side the predicate selects; the other side gets a dead
-  // token (Deadness::Propagate) or nothing. A bottom predicate sends nothing (or dead tokens)
-  // into both branches; the Merge, which also reads the predicate, reports it.
+  // Switch (d, p) and Merge (t, e, p): firing_rules.hpp.
   void fire_switch(Worker& w, Token* slots, const ScheduledNode& n, const std::uint32_t* in) {
-    const Token d = slots[in[0]];
-    const Token p = slots[in[1]];
-    Token* out = slots + n.out;
-    if (d.is_live() && p.is_live()) {  // the common case
-      ++w.tokens;
-      const bool taken = p.value() != 0;
-      out[taken ? 0 : 1] = d;
-      out[taken ? 1 : 0] = propagate_ ? Token::dead() : Token::absent();
-      return;
-    }
-    if (d.is_absent() || p.is_absent()) {
-      out[0] = out[1] = Token::absent();
-      return;
-    }
-    ++w.tokens;
-    Token untaken = propagate_ ? Token::dead() : Token::absent();
-    if (!p.is_live() || d.is_dead()) {
-      if (propagate_) ++w.dead;
-      out[0] = out[1] = untaken;
-      return;
-    }
-    bool taken = p.value() != 0;
-    out[taken ? 0 : 1] = d;
-    out[taken ? 1 : 0] = untaken;
+    const rules::Firing r =
+        rules::fire_switch(slots[in[0]], slots[in[1]], propagate_, slots[n.out], slots[n.out + 1]);
+    w.tokens += r.fired;
+    w.dead += r.dead;
   }
-
-  // Merge (t, e, p): the input the predicate selects; a predicate that is not live is
-  // forwarded.
   void fire_merge(Worker& w, Token* slots, const ScheduledNode& n, const std::uint32_t* in) {
-    const Token p = slots[in[2]];
-    if (p.is_absent()) {
-      slots[n.out] = Token::absent();
-      return;
-    }
-    ++w.tokens;
-    if (!p.is_live()) {
-      if (p.is_dead()) ++w.dead;
-      slots[n.out] = p;
-      return;
-    }
-    slots[n.out] = slots[in[p.value() != 0 ? 0 : 1]];
+    const rules::Firing r =
+        rules::fire_merge(slots[in[0]], slots[in[1]], slots[in[2]], slots[n.out]);
+    w.tokens += r.fired;
+    w.dead += r.dead;
   }
 
   // A folded tail (schedule.hpp, ScheduledNode::side): the Merge on the body's output and its
@@ -1537,14 +1412,17 @@ class Executor {
   // The tail of one Merge.
   static Token merge_tail_token(Worker& w, const Token* slots, const ScheduledNode& n,
                                 const std::uint32_t* in) {
+    // The Merge's rule (firing_rules.hpp) on its side's input only.
     const Token p = slots[in[1]];
-    if (!p.is_live()) {
-      if (!n.sends_bottom || p.is_absent()) return Token::absent();
+    const rules::MergeChoice c = rules::merge_choice(p);
+    if (c == rules::MergeChoice::Predicate) {
+      if (!n.sends_bottom) return Token::absent();
       w.tokens += 2;  // the Merge sends its bottom (or dead) predicate, the Exit sends that
       if (p.is_dead()) w.dead += 2;
       return p;
     }
-    if ((p.value() != 0) != (n.side == 0)) return Token::absent();
+    if (c != (n.side == 0 ? rules::MergeChoice::Then : rules::MergeChoice::Else))
+      return Token::absent();
     const Token t = slots[in[0]];
     internal_check(!t.is_absent(), "a body's output is absent");
     w.tokens += 2;  // the Merge's firing and the Exit's
@@ -1553,7 +1431,7 @@ class Executor {
   }
 
   // The tail of a chain of Merges (it sends no bottom): it fires when each predicate is live
-  // and selects its side.
+  // and selects its side (Token::selects: the Merge's choice of that side).
   [[gnu::noinline]] static Token chain_tail_token(Worker& w, const Token* slots,
                                                   const ScheduledNode& n, const std::uint32_t* in) {
     for (std::uint32_t i = 1; i < n.nin; ++i)
@@ -1661,12 +1539,9 @@ class Executor {
     hand_on(w, f, blk);
   }
 
-  // Call_i (every Call of site i at once, arguments then control): the tag t becomes t/i.
-  // Dead tokens never enter the callee: dead Calls send dead tokens to the site's Returns
-  // (the control edge Call -> Return, Sec. 5.4.6). The control Call charges fuel and the
-  // frame budget; a refusal goes to the Returns. A call is strict in its argument, as in call
-  // by value: a bottom argument goes to the Returns too, without entering the callee (which
-  // may not use it, and could run forever on it where the sequential evaluators stop).
+  // Call_i (every Call of site i at once, arguments then control; the rule is
+  // firing_rules.hpp's call_site_choice): the tag t becomes t/i. The control Call charges fuel
+  // and the frame budget; a refusal goes to the Returns.
   void fire_site(Worker& w, F* f, const ScheduledNode& n, const std::uint32_t* in) {
     const Token* slots = f->slots;
     const CallSite& s = g_.sites[n.site];
@@ -1687,16 +1562,15 @@ class Executor {
   [[gnu::noinline]] void fire_site_not_live(Worker& w, F* f, const ScheduledNode& n,
                                             const std::uint32_t* in, const CallSite& s) {
     const Token* slots = f->slots;
-    const State control = slots[in[n.nin - 1]].state();
-    bool same = true;  // every Call of a site is on the same side of every Switch
-    for (std::uint32_t j = 0; j + 1 < n.nin; ++j)
-      same = same && (slots[in[j]].is_absent()) == (control == State::Absent) &&
-             (slots[in[j]].is_dead()) == (control == State::Dead);
-    internal_check(same, "the Calls of a call site disagree on deadness");
-    if (control == State::Absent) return;
-    w.tokens += n.nin;
-    if (control == State::Dead) {
-      w.dead += n.nin;
+    Token first = Token::dead();
+    const rules::CallChoice c = rules::call_site_choice(
+        n.nin, [&](std::uint32_t j) -> const Token& { return slots[in[j]]; },
+        [](const Token& a, const Token& b) { return earlier(a, b); }, first);
+    const rules::Firing r = rules::call_site_firing(c);
+    w.tokens += r.fired * n.nin;
+    w.dead += r.dead * n.nin;
+    if (c == rules::CallChoice::None) return;
+    if (c == rules::CallChoice::Dead) {
       const Schedule& fs = *f->code;
       for (std::uint32_t r : fs.return_slots[s.local])
         f->slots[r] = Token::dead();
@@ -1704,9 +1578,7 @@ class Executor {
       signal(w, f, fs.return_block[s.local], 1);
       return;
     }
-    const Bottom* bottom = nullptr;
-    for (std::uint32_t j = 0; j < n.nin; ++j)
-      if (slots[in[j]].is_bottom()) bottom = earlier(bottom, slots[in[j]].bottom());
+    const Bottom* bottom = c == rules::CallChoice::Bottom ? first.bottom() : nullptr;
     if (!bottom) bottom = admit(w, f, s);  // a call that is not made charges nothing
     if (bottom) {
       return_undefined(w, f, s, bottom);
@@ -1748,28 +1620,12 @@ class Executor {
     if (budget_failed_.load(std::memory_order_acquire)) return refused(f, s.pos, s.loc);
     try {
       check_resources();
-      if (bounded_ && (++w.polls & 255u) == 0) check_bound();
+      if (bounded_ && (++w.polls & 255u) == 0) clock_.check();
       return nullptr;
     } catch (const BudgetExceeded&) {
       return budget_exhausted(f, s.pos, s.loc);
     } catch (const RunBoundExceeded&) {
       return budget_exhausted(f, s.pos, s.loc);
-    }
-  }
-
-  // GraphOptions::bound.
-  void check_bound() const {
-    const RunBound& b = o_.bound;
-    const double took =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-    if (b.seconds > 0 && took > b.seconds)
-      throw RunBoundExceeded("the run took more than its bound of " + std::to_string(b.seconds) +
-                             " s");
-    if (b.memory_growth_bytes > 0) {
-      const std::uint64_t now = resident_memory_bytes();
-      if (now > resident_at_start_ && now - resident_at_start_ > b.memory_growth_bytes)
-        throw RunBoundExceeded("the run grew resident memory by more than its bound of " +
-                               std::to_string(b.memory_growth_bytes >> 20) + " MiB");
     }
   }
 
@@ -1789,9 +1645,7 @@ class Executor {
   // A call at `pos` of frame f refused by the budget: a bottom with its own place in
   // evaluation order, so that run() can tell whether an undefinedness comes before it.
   const Bottom* refused(const F* f, std::uint32_t pos, SourceLoc loc) {
-    return make_bottom(f, pos,
-                       Undefined(UndefinedKind::Depth, loc, "a resource budget is exhausted", {}),
-                       /*budget=*/true);
+    return make_bottom(f, pos, budget_refused_error(loc), /*budget=*/true);
   }
 
   // The Returns of site s in frame f receive `bottom`.
@@ -1860,12 +1714,7 @@ class Executor {
       std::lock_guard<std::mutex> l(mu_);
       if (fuel_bottom_) return fuel_bottom_;
     }
-    Undefined e(UndefinedKind::Fuel, s.loc,
-                "out of fuel after " + std::to_string(calls_made()) + " function calls in '" +
-                    function_name(g_.bodies[s.callee]) + "'",
-                {"the recursion may not terminate; raise the limit with " +
-                 setting_hint(Setting::Fuel, "N")});
-    const Bottom* b = make_bottom(f, s.pos, e);
+    const Bottom* b = make_bottom(f, s.pos, fuel_exhausted_error(g_, s, calls_made()));
     std::lock_guard<std::mutex> l(mu_);
     if (!fuel_bottom_) fuel_bottom_ = b;
     return fuel_bottom_;
@@ -1876,13 +1725,7 @@ class Executor {
       std::lock_guard<std::mutex> l(mu_);
       if (frames_bottom_) return frames_bottom_;
     }
-    Undefined e(UndefinedKind::Depth, s.loc,
-                "more than " + std::to_string(o_.max_frames) +
-                    " activations are live at once (calling '" +
-                    function_name(g_.bodies[s.callee]) + "')",
-                {"the graph keeps a frame per live activation; raise the limit with " +
-                 setting_hint(Setting::MaxFrames, "N")});
-    const Bottom* b = make_bottom(f, s.pos, e);
+    const Bottom* b = make_bottom(f, s.pos, frames_exhausted_error(g_, s, o_.max_frames));
     std::lock_guard<std::mutex> l(mu_);
     if (!frames_bottom_) frames_bottom_ = b;
     return frames_bottom_;
