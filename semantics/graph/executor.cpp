@@ -19,9 +19,10 @@
 #include "semantics/compiled_eval.hpp"
 #include "semantics/graph/budgets.hpp"
 #include "semantics/graph/firing_rules.hpp"
+#include "semantics/graph/frame_memory.hpp"
 #include "semantics/graph/node_value.hpp"
+#include "semantics/graph/saved_values.hpp"
 #include "semantics/graph/schedule.hpp"
-#include "semantics/graph/slot_table.hpp"
 #include "semantics/graph/token.hpp"
 #include "semantics/op_eval.hpp"
 #include "support/memory_regions.hpp"
@@ -30,94 +31,6 @@
 
 namespace adlang::graph {
 namespace {
-
-// ---- the store of saved values (reverse mode, docs/graph-ad.md) --------------------------
-
-// A tag of the store: the list of call-site elements from the frame that owns the root (an rd's
-// host) down to an activation, as a trie. The forward and the adjoint activations of the same
-// call have the same tag (the adjoint site's element is its forward site), so the adjoint takes
-// what the forward saved. A tag is freed when no frame has it and it holds nothing.
-//
-// A trie as deep as the recursion has a tag per activation, so a tag allocates nothing of its
-// own in the common case: its children are a list through `sibling`, and its first kInline
-// values are held in place (an activation saves a few: 4 and 6 per step of docs/performance.md's
-// recursion); only the values beyond them go to `more`, a table by slot (slot_table.hpp: a body
-// that saves thousands of values in one activation, as an rd over many inputs does, takes each in
-// O(1)). Tags are carved from the executor's chunks (see Executor::carve) and reused through a
-// free list.
-struct TagNode {
-  static constexpr std::uint32_t kInline = 8;
-  TagNode* parent;
-  TagNode* child;    // the first child
-  TagNode* sibling;  // the next child of the parent
-  std::uint32_t key;
-  std::uint32_t refs;   // frames whose tag this is
-  std::uint32_t count;  // values held in place (at most kInline)
-  std::uint32_t slots[kInline];
-  double values[kInline];
-  SlotTable* more;  // values saved while the places were full, or null
-
-  bool empty() const { return count == 0 && (!more || more->size() == 0) && child == nullptr; }
-};
-static_assert(std::is_trivially_destructible_v<TagNode>);
-
-// ---- frames ----------------------------------------------------------------------------
-
-// One activation of a body: the tag t/i of its tokens is this frame, whose parent is t and
-// whose call site is i. `live` counts what keeps it alive: one until its outputs have all been
-// sent, plus its blocks that are ready or running, plus its live child frames. Its counts are
-// plain integers; a threaded executor changes those of a frame that another worker may touch
-// by atomic operations on the plain integers (Executor::dec), and makes the others as cheaply
-// as one thread does.
-struct Frame {
-  Frame* parent;
-  std::uint32_t body;
-  std::uint32_t site;   // global index of the call site (UINT32_MAX for the main frame)
-  std::uint32_t local;  // the call site's index among the parent body's sites (CallSite::local)
-  std::int64_t live;
-  std::int32_t exits_pending;  // outputs not yet sent
-  bool returned;               // every output sent: the parent may be gone
-  bool shared;                 // threaded: another worker may touch its counts
-  bool holds_parent;           // threaded: returned, and still holding its parent (free_frame)
-  const Schedule* code;        // the body (Dynamic: this activation's own copy)
-  Token* slots;                // output slots of the body's nodes
-  TagNode* tag;  // its tag in the store, or null (no reverse mode); a root is the frame's own
-
-  // Per block: signals still missing. They follow the frame.
-  std::int32_t* pending() { return reinterpret_cast<std::int32_t*>(this + 1); }
-};
-static_assert(std::is_trivially_copyable_v<Frame> && sizeof(Frame) % 16 == 0);
-
-// The regions graph executors of this thread take their frames' and tags' chunks from (their
-// workers' threads too, under the executor's lock). They are not MappedRegions::here(), which
-// the tape of a host Rd node's evaluation takes from, without a lock, on worker 0: the calling
-// thread.
-MappedRegions& graph_regions() {
-  thread_local MappedRegions regions;
-  return regions;
-}
-
-// An allocator of whole cache lines: the arrays a worker writes at every call (its work list,
-// its free lists) are allocated by the thread that makes the executor, in the same heap as the
-// other worker's, and two of them sharing a line made the two workers write one line
-// alternately: fib(27) at 2 threads ran in 17 ms or, in about a third of the runs, 23-35 ms.
-template <class T>
-struct CacheLineAllocator {
-  using value_type = T;
-  static constexpr std::size_t kLine = 64;
-  CacheLineAllocator() = default;
-  template <class U>
-  explicit CacheLineAllocator(const CacheLineAllocator<U>&) {}
-  static std::size_t bytes(std::size_t n) { return (n * sizeof(T) + kLine - 1) / kLine * kLine; }
-  T* allocate(std::size_t n) {
-    return static_cast<T*>(::operator new (bytes(n), std::align_val_t{kLine}));
-  }
-  void deallocate(T* p, std::size_t) { ::operator delete (p, std::align_val_t{kLine}); }
-  template <class U>
-  bool operator==(const CacheLineAllocator<U>&) const {
-    return true;
-  }
-};
 
 // ---- the executor ----------------------------------------------------------------------
 
@@ -187,18 +100,9 @@ class Executor {
     // A run that ended by an exception (a budget, an internal error) leaves frames and tags.
     // (A run that exceeded its bound may leave a trie too large to walk within it: its tags
     // go with the chunks, and only their tables by slot are lost.)
-    try {
-      for (TagNode* t : roots_)
-        destroy_tags(t);
-    } catch (const RunBoundExceeded&) {
-    }
-    // The chunks are kept for the next runs (MappedRegions): fresh memory costs a page fault
-    // per page and its zeroing, which dominated deep recursions, as it does for the tape.
+    // (The store's tags go with the store: saved_values.hpp.)
     for (auto& w : workers_)
-      for (MappedRegions::Region r : w->chunk.chunks)
-        regions_.give(r);
-    for (MappedRegions::Region r : store_chunk_.chunks)
-      regions_.give(r);
+      memory_.give_back(w->chunk);
   }
 
   Value<double> run(const std::vector<Value<double>>& inputs, GraphStats* stats) {
@@ -244,13 +148,6 @@ class Executor {
  private:
   static constexpr std::uint32_t kNoRequest = UINT32_MAX;
   static constexpr std::uint64_t kWaiting = UINT64_MAX;
-
-  // Memory that frames and tags are carved from: regions of at least 8 MiB in huge pages.
-  struct Chunks {
-    std::vector<MappedRegions::Region> chunks;
-    char* at = nullptr;
-    std::size_t left = 0;
-  };
 
   struct alignas(64) Worker {
     explicit Worker(std::size_t bodies) : free_frames(bodies, nullptr) {}
@@ -321,16 +218,10 @@ class Executor {
   Shared<std::int64_t> peak_frames_{0};
   alignas(64) std::atomic<bool> done_{false};
   std::atomic<unsigned> idle_{0};
-  std::mutex store_mu_;  // Threaded: the store
-  // The graph's regions of the thread that runs the executor: its workers' threads, made per
-  // run, take their chunks from them too, so that they reuse memory earlier runs touched.
-  MappedRegions& regions_ = graph_regions();
-  std::mutex regions_mu_;               // Threaded: regions_
-  std::unordered_set<TagNode*> roots_;  // the tries of tags that frames own
-  std::vector<TagNode*> free_tags_;     // tags freed, for reuse
-  Chunks store_chunk_;                  // the memory tags are carved from
-  std::uint64_t saved_ = 0, store_values_ = 0, store_tags_ = 0, store_spilled_bytes_ = 0;
-  std::uint64_t peak_values_ = 0, peak_bytes_ = 0;
+  // Frame memory (frame_memory.hpp) and the store of saved values (saved_values.hpp); the store
+  // goes first, giving its chunks back.
+  ChunkSource memory_{Threaded};
+  SavedValues store_{Threaded, memory_, clock_};
 
   // ---- work items ----
 
@@ -439,35 +330,6 @@ class Executor {
 
   // ---- frames ----
 
-  // Frames are carved from large chunks (growing the heap one frame at a time is slow in
-  // the commands' worker thread, whose malloc arena grows by mprotect).
-  // Frames take whole cache lines (align 64: no false sharing between workers); tags, which
-  // only the store's lock holder touches, are packed (align 8).
-  void* carve(Chunks& c, std::size_t size, std::size_t align = 64) {
-    size = (size + align - 1) & ~(align - 1);
-    if (size > c.left) {
-      // Chunks of at least 8 MiB in transparent huge pages (MappedRegions): first touches of
-      // fresh memory (page faults) dominate deep recursions, and a huge page takes one fault
-      // per 2 MiB; regions kept from earlier runs take none.
-      MappedRegions::Region r = take_region(std::max<std::size_t>(size, std::size_t(8) << 20));
-      c.chunks.push_back(r);
-      c.at = static_cast<char*>(r.at);
-      internal_check(std::uint64_t(reinterpret_cast<std::uintptr_t>(c.at)) + r.bytes <
-                         (std::uint64_t(1) << 48),
-                     "a frame lies above 2^48");
-      c.left = r.bytes;
-    }
-    void* p = c.at;
-    c.at += size;
-    c.left -= size;
-    return p;
-  }
-
-  MappedRegions::Region take_region(std::size_t bytes) {
-    auto l = lock_if_threaded(regions_mu_);
-    return regions_.take(bytes);
-  }
-
   // A frame of `body` called from `site` (`cs`: its CallSite), or the main frame (UINT32_MAX,
   // null).
   [[gnu::always_inline]] inline F* make_frame(Worker& w, F* parent, std::uint32_t body,
@@ -478,7 +340,7 @@ class Executor {
     if (mem != nullptr) {
       w.free_frames[body] = *static_cast<void**>(mem);
     } else {
-      mem = carve(w.chunk, sh.size);
+      mem = memory_.carve(w.chunk, sh.size);
     }
     char* p = static_cast<char*>(mem);
     // Copied in fixed-size groups (field by field, and the counts by std::copy, which is a
@@ -495,9 +357,9 @@ class Executor {
     f->slots = reinterpret_cast<Token*>(p + sh.slots_at);
     if (cs && cs->tagged) {
       internal_check(parent->tag != nullptr, "a tagged call from a frame without a tag");
-      f->tag = enter_tag(parent->tag, cs->mirror);
+      f->tag = store_.enter(parent->tag, cs->mirror);
     } else if (sh.uses_store) {
-      f->tag = new_tag(nullptr, 0);
+      f->tag = store_.new_root();
     }
     if (dynamic_ && parent) {
       // TensorFlow's dynamic approach: the call instantiates a copy of the callee's body.
@@ -514,7 +376,7 @@ class Executor {
     for (;;) {
       F* const held = Threaded && f->holds_parent ? f->parent : nullptr;
       if (dynamic_ && f->parent) delete f->code;
-      if (f->tag) leave_tag(f->tag);
+      if (f->tag) store_.leave(f->tag);
       std::uint32_t body = f->body;
       f->~F();
       frames_changed(w, -1);
@@ -550,239 +412,6 @@ class Executor {
     return p;
   }
 
-  // ---- the store ----
-
-  std::unique_lock<std::mutex> lock_store() { return lock_if_threaded(store_mu_); }
-  // A lock on m with several threads; none with one.
-  static std::unique_lock<std::mutex> lock_if_threaded(std::mutex& m) {
-    if constexpr (Threaded) return std::unique_lock<std::mutex>(m);
-    return std::unique_lock<std::mutex>();
-  }
-
-  void store_grew() {
-    std::uint64_t bytes = store_tags_ * sizeof(TagNode) + store_spilled_bytes_;
-    peak_values_ = std::max(peak_values_, store_values_);
-    peak_bytes_ = std::max(peak_bytes_, bytes);
-  }
-
-  // A fresh tag (the store is locked): from the free list, else carved from the store's chunks.
-  TagNode* alloc_tag(TagNode* parent, std::uint32_t key) {
-    TagNode* t;
-    if (!free_tags_.empty()) {
-      t = free_tags_.back();
-      free_tags_.pop_back();
-    } else {
-      t = static_cast<TagNode*>(carve(store_chunk_, sizeof(TagNode), alignof(TagNode)));
-    }
-    t->parent = parent;
-    t->child = nullptr;
-    t->sibling = nullptr;
-    t->key = key;
-    t->refs = 1;
-    t->count = 0;
-    t->more = nullptr;
-    ++store_tags_;
-    store_grew();
-    return t;
-  }
-
-  void free_tag(TagNode* t) {
-    drop_values(t);
-    --store_tags_;
-    free_tags_.push_back(t);
-  }
-
-  TagNode* new_tag(TagNode* parent, std::uint32_t key) {
-    auto l = lock_store();
-    TagNode* t = alloc_tag(parent, key);
-    roots_.insert(t);
-    return t;
-  }
-
-  // The tag of a frame entered from a frame of tag `parent` by a site of tag element `key`.
-  TagNode* enter_tag(TagNode* parent, std::uint32_t key) {
-    auto l = lock_store();
-    for (TagNode* c = parent->child; c; c = c->sibling) {
-      if (c->key == key) {
-        ++c->refs;
-        return c;
-      }
-    }
-    TagNode* t = alloc_tag(parent, key);
-    t->sibling = parent->child;
-    parent->child = t;
-    return t;
-  }
-
-  // A frame leaves its tag. A root (no parent) is held by the one frame that made it (an rd's
-  // host), and a tag by the frames whose tag it is; nothing else enters a tag but a frame of its
-  // parent. So once no frame has a tag or any tag above it, nothing enters it or reads its
-  // values again (an rd that was undefined before its adjoint ran leaves them), and it can go,
-  // except where a tag below it is still held: a frame that has sent its last output no longer
-  // holds its parent (returned_to) and may still be running, so a host frame can end before
-  // the activations of its rds do. Their tags, and the tags above them, stay until they leave.
-  void leave_tag(TagNode* t) {
-    auto l = lock_store();
-    --t->refs;
-    if (t->refs != 0) return;
-    if (unreachable(t)) {
-      TagNode* up = t->parent;
-      if (!drop_unreachable(t) || !up) return;
-      t = up;
-    }
-    // Free the tags that hold nothing and that no frame has, up to the root.
-    while (t->parent && t->refs == 0 && t->empty()) {
-      TagNode* up = t->parent;
-      unlink(t);
-      free_tag(t);
-      t = up;
-    }
-    // A root whose host frame has ended, and whose last held tag has now gone.
-    if (!t->parent && t->refs == 0 && t->child == nullptr) {
-      roots_.erase(t);
-      free_tag(t);
-    }
-  }
-
-  // Whether no frame has t or a tag above it. (The walk ends at the first held tag: in a run
-  // of nested activations that is t's parent, whose frame waits for t's.)
-  static bool unreachable(const TagNode* t) {
-    for (const TagNode* a = t; a; a = a->parent)
-      if (a->refs != 0) return false;
-    return true;
-  }
-
-  // Removes t from its parent's children.
-  static void unlink(TagNode* t) {
-    TagNode** link = &t->parent->child;
-    while (*link != t)
-      link = &(*link)->sibling;
-    *link = t->sibling;
-  }
-
-  // Frees `top` (unreachable) and the tags below it that no frame has and that have no held tag
-  // below them; the others (above a held tag) lose their values, which nothing reads any more.
-  // Children before parents, iteratively: the trie is as deep as the recursion that made it.
-  // Whether top itself was freed.
-  bool drop_unreachable(TagNode* top) {
-    constexpr std::uint32_t kFreed = UINT32_MAX;  // (refs of a tag freed by this walk)
-    std::vector<TagNode*> order, stack{top};
-    std::uint64_t steps = 0;
-    while (!stack.empty()) {
-      walked(steps);
-      TagNode* t = stack.back();
-      stack.pop_back();
-      if (t->refs != 0) continue;  // held: it and its subtree stay as they are
-      order.push_back(t);
-      for (TagNode* c = t->child; c; c = c->sibling)
-        stack.push_back(c);
-    }
-    for (auto it = order.rbegin(); it != order.rend(); ++it) {
-      TagNode* t = *it;
-      TagNode** link = &t->child;
-      while (*link)
-        if ((*link)->refs == kFreed) {
-          *link = (*link)->sibling;
-        } else {
-          link = &(*link)->sibling;
-        }
-      if (t->child != nullptr) {
-        drop_values(t);
-        continue;
-      }
-      if (t == top) {
-        if (t->parent) {
-          unlink(t);
-        } else {
-          roots_.erase(t);
-        }
-      }
-      free_tag(t);
-      t->refs = kFreed;
-    }
-    return top->refs == kFreed;
-  }
-
-  // A walk over a trie checks the run's bound too (every 4096th tag): a trie is as large as
-  // the recursion that made it.
-  void walked(std::uint64_t& steps) const {
-    if (bounded_ && (++steps & 4095u) == 0) clock_.check();
-  }
-
-  void drop_values(TagNode* t) {
-    if (t->more) {
-      store_values_ -= t->more->size();
-      store_spilled_bytes_ -= t->more->bytes();
-      delete t->more;
-      t->more = nullptr;
-    }
-    store_values_ -= t->count;
-    t->count = 0;
-  }
-
-  // What a run that ended by an exception (a budget, an internal error) left in a trie.
-  // Iteratively: the trie is as deep as the recursion that made it.
-  void destroy_tags(TagNode* root) {
-    std::vector<TagNode*> stack{root};
-    std::uint64_t steps = 0;
-    while (!stack.empty()) {
-      walked(steps);
-      TagNode* t = stack.back();
-      stack.pop_back();
-      for (TagNode* c = t->child; c; c = c->sibling)
-        stack.push_back(c);
-      free_tag(t);
-    }
-  }
-
-  // A slot is saved at most once per tag (one Save node per slot, and an activation fires it at
-  // most once; a cotangent slot's one Save is the adjoint of its slot's one Load) and taken
-  // once, by its Load. A value goes to a free place if there is one, else to `more`.
-  void save(TagNode* t, std::uint32_t slot, double v) {
-    auto l = lock_store();
-    ++saved_;
-    for (std::uint32_t i = 0; i < t->count; ++i)
-      internal_check(t->slots[i] != slot, "a value saved twice by one activation");
-    if (t->count < TagNode::kInline) {
-      internal_check(!t->more || !t->more->contains(slot), "a value saved twice by one activation");
-      t->slots[t->count] = slot;
-      t->values[t->count] = v;
-      ++t->count;
-    } else {
-      if (!t->more) t->more = new SlotTable;
-      const std::size_t before = t->more->bytes();
-      const bool fresh = t->more->insert(slot, v);
-      store_spilled_bytes_ += t->more->bytes() - before;  // (modular: a rebuild may shrink it)
-      internal_check(fresh, "a value saved twice by one activation");
-    }
-    ++store_values_;
-    store_grew();
-  }
-
-  // A predicate's slot always holds its value (its activation's forward saved it); a
-  // cotangent's slot may hold nothing (nothing added to it): it reads 0.
-  double take(TagNode* t, std::uint32_t slot, bool predicate) {
-    auto l = lock_store();
-    for (std::uint32_t i = t->count; i-- > 0;) {
-      if (t->slots[i] == slot) {
-        double v = t->values[i];
-        // The last value in place fills the place.
-        --t->count;
-        t->slots[i] = t->slots[t->count];
-        t->values[i] = t->values[t->count];
-        --store_values_;
-        return v;
-      }
-    }
-    double v;
-    if (t->more && t->more->take(slot, v)) {
-      --store_values_;
-      return v;
-    }
-    internal_check(!predicate, "an adjoint activation found no saved predicate");
-    return 0;  // a cotangent's slot that nothing added to
-  }
-
   GraphStats collect_stats() {
     GraphStats s;
     for (auto& w : workers_) {
@@ -796,9 +425,9 @@ class Executor {
       peak = std::max(peak, w->frames_peak);
     s.peak_live_frames = static_cast<std::uint64_t>(peak);
     s.calls = calls_made();  // Call firings and the calls of Rd nodes' evaluations
-    s.saved_values = saved_;
-    s.peak_saved_values = peak_values_;
-    s.peak_saved_bytes = peak_bytes_;
+    s.saved_values = store_.saved();
+    s.peak_saved_values = store_.peak_values();
+    s.peak_saved_bytes = store_.peak_bytes();
     return s;
   }
 
@@ -1338,10 +967,10 @@ class Executor {
   void apply_store(F* f, const ScheduledNode& n, const std::uint32_t* in) {
     Token* slots = f->slots;
     if (n.kind == NodeKind::Save) {
-      save(f->tag, n.index, slots[in[0]].value());
+      store_.save(f->tag, n.index, slots[in[0]].value());
       slots[n.out] = slots[in[0]];
     } else {
-      slots[n.out] = Token::live(take(f->tag, n.index, n.info->control));
+      slots[n.out] = Token::live(store_.take(f->tag, n.index, n.info->control));
     }
   }
 
