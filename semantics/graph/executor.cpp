@@ -24,6 +24,7 @@
 #include "semantics/graph/saved_values.hpp"
 #include "semantics/graph/schedule.hpp"
 #include "semantics/graph/token.hpp"
+#include "semantics/graph/work_stealing.hpp"
 #include "semantics/op_eval.hpp"
 #include "support/memory_regions.hpp"
 #include "support/resource_budget.hpp"
@@ -146,16 +147,9 @@ class Executor {
   }
 
  private:
-  static constexpr std::uint32_t kNoRequest = UINT32_MAX;
-  static constexpr std::uint64_t kWaiting = UINT64_MAX;
-
   struct alignas(64) Worker {
     explicit Worker(std::size_t bodies) : free_frames(bodies, nullptr) {}
-    // The work list, private to the worker: LIFO at the back; with several threads, an idle
-    // worker is given the oldest item (at `base`) when it asks (see run_parallel).
-    std::vector<std::uint64_t, CacheLineAllocator<std::uint64_t>> stack;
-    std::size_t base = 0;
-    std::uint64_t next = 0;  // the item to run after this one
+    WorkList list;  // work_stealing.hpp
     // Children made by the running block, each holding its frame: added to the frame's live
     // count once, at the block's end (no other worker can run them before: see run_parallel).
     std::int64_t holds = 0;
@@ -173,10 +167,7 @@ class Executor {
     std::vector<void*, CacheLineAllocator<void*>> free_frames;
     Chunks chunk;
     alignas(64) std::atomic<std::int64_t> fuel{0};  // Threaded: fuel taken from the pool
-    // Threaded: the index of a worker asking this one for work (kNoRequest if none), and the
-    // answer to this worker's own request (kWaiting until it comes; 0: none).
-    alignas(64) std::atomic<std::uint32_t> request{kNoRequest};
-    alignas(64) std::atomic<std::uint64_t> transfer{0};
+    StealCells cells;  // threaded: requests for work (work_stealing.hpp)
   };
 
   const Graph& g_;
@@ -217,23 +208,11 @@ class Executor {
   alignas(64) Shared<std::int64_t> live_frames_{0};
   Shared<std::int64_t> peak_frames_{0};
   alignas(64) std::atomic<bool> done_{false};
-  std::atomic<unsigned> idle_{0};
+  WorkStealing<Worker> stealing_{workers_, done_};
   // Frame memory (frame_memory.hpp) and the store of saved values (saved_values.hpp); the store
   // goes first, giving its chunks back.
   ChunkSource memory_{Threaded};
   SavedValues store_{Threaded, memory_, clock_};
-
-  // ---- work items ----
-
-  static std::uint64_t item(F* f, std::uint32_t block) {
-    auto p = reinterpret_cast<std::uintptr_t>(f);
-    return (static_cast<std::uint64_t>(p) >> 4) | (static_cast<std::uint64_t>(block) << 44);
-  }
-  static F* item_frame(std::uint64_t x) {
-    return reinterpret_cast<F*>(
-        static_cast<std::uintptr_t>((x & ((std::uint64_t(1) << 44) - 1)) << 4));
-  }
-  static std::uint32_t item_block(std::uint64_t x) { return static_cast<std::uint32_t>(x >> 44); }
 
   // ---- counts ----
 
@@ -443,32 +422,7 @@ class Executor {
       return;
     }
     inc<std::int64_t>(f, f->live, 1);
-    enqueue(w, item(f, b));
-  }
-
-  // The item is this worker's next if it has none (so a worker follows one callee down
-  // before its siblings), else it goes on the worker's stack.
-  static void enqueue(Worker& w, std::uint64_t x) {
-    if (w.next == 0) {
-      w.next = x;
-    } else {
-      w.stack.push_back(x);
-    }
-  }
-
-  // The worker's newest item, or 0.
-  static std::uint64_t take(Worker& w) {
-    std::uint64_t x = w.next;
-    w.next = 0;
-    if (x != 0) return x;
-    if (w.stack.size() == w.base) {
-      w.stack.clear();
-      w.base = 0;
-      return 0;
-    }
-    x = w.stack.back();
-    w.stack.pop_back();
-    return x;
+    w.list.enqueue(work_item(f, b));
   }
 
   // Whether block b of f has all its inputs after n more signals. A block that waits for n
@@ -493,7 +447,7 @@ class Executor {
     Worker& w0 = *workers_[0];
     if constexpr (!Threaded) {
       signal(w0, root, schedules_[g_.main].entry, 1);
-      for (std::uint64_t x = take(w0); x != 0; x = take(w0))
+      for (std::uint64_t x = w0.list.take(); x != 0; x = w0.list.take())
         run_block(w0, item_frame(x), item_block(x));
     } else {
       signal(w0, root, schedules_[g_.main].entry, 1);
@@ -501,7 +455,7 @@ class Executor {
       std::mutex failure_mu;
       auto work = [this, &failure, &failure_mu](std::size_t i) {
         try {
-          run_parallel(i);
+          run_parallel(i);  // (below)
         } catch (...) {
           std::lock_guard<std::mutex> l(failure_mu);
           if (!failure) failure = std::current_exception();
@@ -519,96 +473,19 @@ class Executor {
     }
   }
 
-  // A worker runs its own items depth first. Work is shared by request (private deques,
-  // Acar, Charguéraud and Rainey, PPoPP 2013): a worker without items asks another by
-  // writing its index into that worker's request cell, and the owner, which looks at its cell
-  // between blocks, hands over its oldest item (in a recursion, the largest piece of work) or
-  // nothing. Owners thus keep their items without atomic operations or fences. The run ends
-  // when the main frame has nothing left (release), or, as a safety net that turns a counting
-  // error into an internal error instead of a hang, when every worker is idle (a worker
-  // waiting for an answer is not idle, so no item can be in flight then).
+  // Worker `me` with several threads (work_stealing.hpp). The frame of an item handed to
+  // another worker, and its ancestors up to one that has returned, will be touched by the
+  // thief: their counts become atomic from now on. Those not yet shared are the owner's (only
+  // the worker that made a frame touches it until it is shared).
   void run_parallel(std::size_t me) {
-    Worker& w = *workers_[me];
-    const std::size_t n = workers_.size();
-    std::size_t victim = me;
-    unsigned misses = 0;
-    bool idle = false;
-    for (;;) {
-      answer(w);
-      std::uint64_t x = take(w);
-      if (x != 0) {
-        run_block(w, item_frame(x), item_block(x));
-        continue;
-      }
-      if (done_.load(std::memory_order_acquire)) break;
-      if (n > 1) {
-        victim = (victim + 1) % n == me ? (victim + 2) % n : (victim + 1) % n;
-        if (idle) idle_.fetch_sub(1);
-        idle = false;
-        x = ask(w, me, *workers_[victim]);
-        if (x != 0) {
-          misses = 0;
-          run_block(w, item_frame(x), item_block(x));
-          continue;
-        }
-      }
-      if (!idle) idle_.fetch_add(1);
-      idle = true;
-      if (idle_.load() == n) {
-        done_.store(true, std::memory_order_release);
-        break;
-      }
-      if (++misses < 64) continue;
-      if (misses < 256) {
-        std::this_thread::yield();
-      } else {
-        std::this_thread::sleep_for(std::chrono::microseconds(50));
-      }
-    }
-    if (idle) idle_.fetch_sub(1);
-    answer(w);
-  }
-
-  // Answers a request for work addressed to w: its oldest item, or nothing.
-  void answer(Worker& w) {
-    std::uint32_t thief = w.request.load(std::memory_order_acquire);
-    if (thief == kNoRequest) return;
-    // The thief may have withdrawn its request (at the end of the run): then it gets nothing.
-    if (!w.request.compare_exchange_strong(thief, kNoRequest, std::memory_order_acq_rel)) return;
-    std::uint64_t x = 0;
-    if (w.stack.size() > w.base) x = w.stack[w.base++];
-    // The frame of the item, and its ancestors up to one that has returned, will be touched
-    // by the thief: their counts become atomic from now on. Those not yet shared are this
-    // worker's (only the worker that made a frame touches it until it is shared).
-    if (x != 0)
-      for (F* g = item_frame(x); g && !flag(g->shared); g = g->parent) {
-        set<bool>(g->shared, true);
-        if (flag(g->returned)) break;
-      }
-    workers_[thief]->transfer.store(x, std::memory_order_release);
-  }
-
-  // Asks `victim` for work and waits for the answer (answering requests to w meanwhile, with
-  // nothing: w has no items). Returns the item, or 0.
-  std::uint64_t ask(Worker& w, std::size_t me, Worker& victim) {
-    w.transfer.store(kWaiting, std::memory_order_relaxed);
-    std::uint32_t expected = kNoRequest;
-    if (!victim.request.compare_exchange_strong(expected, static_cast<std::uint32_t>(me),
-                                                std::memory_order_acq_rel)) {
-      return 0;
-    }
-    for (unsigned spins = 0;; ++spins) {
-      std::uint64_t x = w.transfer.load(std::memory_order_acquire);
-      if (x != kWaiting) return x;
-      answer(w);
-      if (spins < 256) continue;  // an answer takes about one block of the victim
-      if (done_.load(std::memory_order_acquire)) {
-        // The victim has stopped or will: take back the request if it is still there.
-        expected = static_cast<std::uint32_t>(me);
-        if (victim.request.compare_exchange_strong(expected, kNoRequest)) return 0;
-      }
-      std::this_thread::yield();
-    }
+    stealing_.run(
+        me, [this](Worker& w, std::uint64_t x) { run_block(w, item_frame(x), item_block(x)); },
+        [](std::uint64_t x) {
+          for (F* g = item_frame(x); g && !flag(g->shared); g = g->parent) {
+            set<bool>(g->shared, true);
+            if (flag(g->returned)) break;
+          }
+        });
   }
 
   // ---- blocks ----
@@ -622,7 +499,7 @@ class Executor {
     Token* const slots = f->slots;
     const std::uint32_t* const inputs = s.inputs.data();
     const ScheduledNode* const end = s.nodes.data() + blk.end;
-    const std::size_t pushed = w.stack.size();  // the block's calls after the first go here
+    const std::size_t pushed = w.list.stack.size();  // the block's calls after the first go here
     w.tokens += blk.sources;
     for (const ScheduledNode* np = s.nodes.data() + blk.first; np != end; ++np) {
       const ScheduledNode& n = *np;
@@ -730,8 +607,9 @@ class Executor {
       w.holds = 0;
       // The first call runs next; the others are on the stack, which runs the last pushed
       // first: turned round, they run in the block's order, sequential evaluation's.
-      if (w.stack.size() - pushed > 1)
-        std::reverse(w.stack.begin() + static_cast<std::ptrdiff_t>(pushed), w.stack.end());
+      if (w.list.stack.size() - pushed > 1)
+        std::reverse(w.list.stack.begin() + static_cast<std::ptrdiff_t>(pushed),
+                     w.list.stack.end());
     }
     hand_on(w, f, blk);
   }
@@ -764,11 +642,11 @@ class Executor {
       if (heir != 0 || x.empty) {
         ready(w, f, x.block);
       } else {
-        heir = item(f, x.block);
+        heir = work_item(f, x.block);
       }
     }
     if (heir != 0) {
-      enqueue(w, heir);
+      w.list.enqueue(heir);
     } else {
       release(w, f, 1);
     }
@@ -1161,7 +1039,7 @@ class Executor {
   [[gnu::always_inline]] inline void run_held(Worker& w, F* f, std::uint32_t b) {
     const Block& blk = f->code->blocks[b];
     if (blk.first != blk.end) {
-      enqueue(w, item(f, b));
+      w.list.enqueue(work_item(f, b));
       return;
     }
     w.tokens += blk.sources;
@@ -1228,7 +1106,7 @@ class Executor {
       c->slots[cs.input_slots[j]] = slots[in[j]];
     // The entry block is ready, and no other worker holds c yet.
     set<std::int64_t>(c->live, live_of(c) + 1);
-    enqueue(w, item(c, cs.entry));
+    w.list.enqueue(work_item(c, cs.entry));
   }
 
   // The control Call's charge: nullptr, or the refusal (no fuel, or too many frames).
