@@ -38,11 +38,6 @@ namespace {
 template <bool Threaded>
 class Executor {
   using F = Frame;
-  template <class T>
-  using Shared = std::conditional_t<Threaded, std::atomic<T>, T>;
-
-  // Threaded: frame counts are published in batches (see frames_changed).
-  static constexpr std::int64_t kFrameBatch = 16;
 
  public:
   Executor(const Graph& g, const GraphOptions& o, NameSupply& names)
@@ -50,9 +45,7 @@ class Executor {
         o_(o),
         names_(names),
         propagate_(o.deadness == Deadness::Propagate),
-        dynamic_(o.engine == Engine::Dynamic),
-        max_frames_(static_cast<std::int64_t>(
-            std::min<std::uint64_t>(o.max_frames, std::numeric_limits<std::int64_t>::max()))) {
+        dynamic_(o.engine == Engine::Dynamic) {
     results_.assign(g.bodies[g.main].exits.size(), Token::dead());
     result_set_.assign(results_.size(), 0);
     if (o.schedule) {
@@ -94,7 +87,6 @@ class Executor {
     unsigned n = Threaded ? std::max(1u, o.threads) : 1u;
     for (unsigned i = 0; i < n; ++i)
       workers_.push_back(std::make_unique<Worker>(g.bodies.size()));
-    fuel_pool_ = static_cast<std::int64_t>(std::min<std::uint64_t>(o.eval.fuel, INT64_MAX));
   }
 
   ~Executor() {
@@ -122,9 +114,9 @@ class Executor {
     free_frame(w0, root);
     if constexpr (Threaded) {
       for (auto& w : workers_)
-        publish_frames(*w);
+        budgets_.publish_frames(w->budget);
     }
-    internal_check(live_frames_ == 0, "a frame outlived its run");
+    internal_check(budgets_.live_frames() == 0, "a frame outlived its run");
     if (stats) *stats = collect_stats();
     // Termination is detected: nothing is left anywhere. Every output must have arrived (a
     // call refused by an exhausted budget returns a bottom, so also then).
@@ -155,18 +147,10 @@ class Executor {
     std::int64_t holds = 0;
     std::uint64_t tokens = 0, dead = 0, frames = 0, copies = 0;
     std::uint32_t polls = 0;  // calls admitted (the run's bound is checked at every 256th)
-    // Threaded: frames made minus freed, not yet published; the shared count when this worker
-    // last saw it.
-    std::int64_t frames_delta = 0;
-    std::int64_t frames_seen = 0;
-    // Threaded: the most frames this worker has seen live (frames_seen + frames_delta), so that
-    // a run whose batches were never published still reports a peak (a lower bound, as the
-    // published one is: see frames_changed).
-    std::int64_t frames_peak = 0;
+    WorkerBudget budget;      // budgets.hpp
     // Per body, the frames freed for reuse: a list through each frame's first word.
     std::vector<void*, CacheLineAllocator<void*>> free_frames;
     Chunks chunk;
-    alignas(64) std::atomic<std::int64_t> fuel{0};  // Threaded: fuel taken from the pool
     StealCells cells;  // threaded: requests for work (work_stealing.hpp)
   };
 
@@ -175,7 +159,6 @@ class Executor {
   NameSupply& names_;
   const bool propagate_;
   const bool dynamic_;                   // Engine::Dynamic
-  const std::int64_t max_frames_;        // GraphOptions::max_frames (at most 2^63 - 1)
   GraphSchedule own_schedule_;           // when the options give none
   const Schedule* schedules_ = nullptr;  // by body
   // What a fresh frame of each body holds: its size, where its slots start, and the image of
@@ -190,6 +173,7 @@ class Executor {
   };
   std::vector<Shape> shapes_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  SharedBudgets<Threaded, Worker> budgets_{workers_, o_.eval.fuel, o_.max_frames};  // budgets.hpp
   std::vector<Token> results_;
   std::vector<std::uint8_t> result_set_;
   F* root_ = nullptr;
@@ -203,10 +187,6 @@ class Executor {
   const bool bounded_ = clock_.bounded();
   std::exception_ptr budget_failure_;
   const Bottom* frames_bottom_ = nullptr;
-  alignas(64) Shared<std::int64_t> fuel_pool_{0};
-  std::atomic<int> fuel_moving_{0};  // Threaded: fuel taken from one place, not yet in another
-  alignas(64) Shared<std::int64_t> live_frames_{0};
-  Shared<std::int64_t> peak_frames_{0};
   alignas(64) std::atomic<bool> done_{false};
   WorkStealing<Worker> stealing_{workers_, done_};
   // Frame memory (frame_memory.hpp) and the store of saved values (saved_values.hpp); the store
@@ -267,46 +247,6 @@ class Executor {
     free_frame(w, f);
   }
 
-  // Frames are published to the shared count in batches with several threads (a count
-  // touched by every call on both cores costs more than the call); the peak is then exact to
-  // within kFrameBatch frames per worker (the budget: frame_allowed).
-  void frames_changed(Worker& w, std::int64_t d) {
-    if constexpr (!Threaded) {
-      // One worker: the count is its own, and exact.
-      live_frames_ += d;
-      if (d > 0 && live_frames_ > peak_frames_) peak_frames_ = live_frames_;
-    } else {
-      w.frames_delta += d;
-      if (d > 0) w.frames_peak = std::max(w.frames_peak, w.frames_seen + w.frames_delta);
-      if (std::abs(w.frames_delta) >= kFrameBatch) publish_frames(w);
-    }
-  }
-  // Threaded: adds w's unpublished frames to the shared count.
-  void publish_frames(Worker& w) {
-    const std::int64_t now =
-        live_frames_.fetch_add(w.frames_delta, std::memory_order_relaxed) + w.frames_delta;
-    std::int64_t peak = peak_frames_.load(std::memory_order_relaxed);
-    while (now > peak && !peak_frames_.compare_exchange_weak(peak, now)) {
-    }
-    w.frames_seen = now;
-    w.frames_delta = 0;
-  }
-  // Whether one more frame stays within --max-frames. With several threads a worker decides
-  // from the shared count as it saw it when it last published (reading a count that the other
-  // workers write, at every call, cost 8% of tak's time at 2 threads), and reads it afresh
-  // before it refuses: a refusal is as exact as the published count, and a stale view lets a
-  // worker make at most a batch more (each batch it publishes refreshes its view), so the live
-  // frames exceed the budget by fewer than 2 * kFrameBatch per worker (docs/graph.md).
-  bool frame_allowed(Worker& w) {
-    if constexpr (!Threaded) {
-      return live_frames_ < max_frames_;
-    } else {
-      if (w.frames_seen + w.frames_delta < max_frames_) return true;
-      w.frames_seen = live_frames_.load(std::memory_order_relaxed);
-      return w.frames_seen + w.frames_delta < max_frames_;
-    }
-  }
-
   // ---- frames ----
 
   // A frame of `body` called from `site` (`cs`: its CallSite), or the main frame (UINT32_MAX,
@@ -345,7 +285,7 @@ class Executor {
       f->code = new Schedule(s);
       ++w.copies;
     }
-    frames_changed(w, 1);
+    budgets_.frames_changed(w.budget, 1);
     return f;
   }
 
@@ -358,7 +298,7 @@ class Executor {
       if (f->tag) store_.leave(f->tag);
       std::uint32_t body = f->body;
       f->~F();
-      frames_changed(w, -1);
+      budgets_.frames_changed(w.budget, -1);
       void* mem = f;
       *static_cast<void**>(mem) = w.free_frames[body];
       w.free_frames[body] = mem;
@@ -399,11 +339,8 @@ class Executor {
       s.frames_created += w->frames;
       s.bodies_copied += w->copies;
     }
-    std::int64_t peak = peak_frames_;
-    for (auto& w : workers_)
-      peak = std::max(peak, w->frames_peak);
-    s.peak_live_frames = static_cast<std::uint64_t>(peak);
-    s.calls = calls_made();  // Call firings and the calls of Rd nodes' evaluations
+    s.peak_live_frames = static_cast<std::uint64_t>(budgets_.peak_frames());
+    s.calls = budgets_.calls_made();  // Call firings and the calls of Rd nodes' evaluations
     s.saved_values = store_.saved();
     s.peak_saved_values = store_.peak_values();
     s.peak_saved_bytes = store_.peak_bytes();
@@ -563,7 +500,7 @@ class Executor {
           const Token t = slots[in[0]];
           const rules::Firing r = rules::fire_forward(t);
           w.tokens += r.fired;
-          w.dead += r.dead;
+          if (r.dead) ++w.dead;
           fire_exit(w, f, n, t);
           continue;
         }
@@ -882,13 +819,13 @@ class Executor {
     const rules::Firing r =
         rules::fire_switch(slots[in[0]], slots[in[1]], propagate_, slots[n.out], slots[n.out + 1]);
     w.tokens += r.fired;
-    w.dead += r.dead;
+    if (r.dead) ++w.dead;
   }
   void fire_merge(Worker& w, Token* slots, const ScheduledNode& n, const std::uint32_t* in) {
     const rules::Firing r =
         rules::fire_merge(slots[in[0]], slots[in[1]], slots[in[2]], slots[n.out]);
     w.tokens += r.fired;
-    w.dead += r.dead;
+    if (r.dead) ++w.dead;
   }
 
   // A folded tail (schedule.hpp, ScheduledNode::side): the Merge on the body's output and its
@@ -919,17 +856,17 @@ class Executor {
   // The tail of one Merge.
   static Token merge_tail_token(Worker& w, const Token* slots, const ScheduledNode& n,
                                 const std::uint32_t* in) {
-    // The Merge's rule (firing_rules.hpp) on its side's input only.
+    // The Merge's rule (firing_rules.hpp, merge_choice) on its side's input only: a predicate
+    // that is not live is sent (or nothing, without one); a live one that selects the side
+    // sends its input (Token::selects).
     const Token p = slots[in[1]];
-    const rules::MergeChoice c = rules::merge_choice(p);
-    if (c == rules::MergeChoice::Predicate) {
-      if (!n.sends_bottom) return Token::absent();
+    if (!p.is_live()) {
+      if (!n.sends_bottom || p.is_absent()) return Token::absent();
       w.tokens += 2;  // the Merge sends its bottom (or dead) predicate, the Exit sends that
       if (p.is_dead()) w.dead += 2;
       return p;
     }
-    if (c != (n.side == 0 ? rules::MergeChoice::Then : rules::MergeChoice::Else))
-      return Token::absent();
+    if (!p.selects(n.side)) return Token::absent();
     const Token t = slots[in[0]];
     internal_check(!t.is_absent(), "a body's output is absent");
     w.tokens += 2;  // the Merge's firing and the Exit's
@@ -1113,9 +1050,9 @@ class Executor {
   // Adjoint sites and an rd's two sites charge no fuel (CallSite::charges_fuel).
   const Bottom* admit(Worker& w, const F* f, const CallSite& s) {
     if (const Bottom* b = over_budget(w, f, s)) return b;
-    if (s.charges_fuel && !take_fuel(w)) return fuel_exhausted(f, s);
+    if (s.charges_fuel && !budgets_.take_fuel(w.budget)) return fuel_exhausted(f, s);
     // The frame is not made yet: it would be one more.
-    if (!frame_allowed(w)) return frames_exhausted(f, s);
+    if (!budgets_.frame_allowed(w.budget)) return frames_exhausted(f, s);
     return nullptr;
   }
 
@@ -1163,65 +1100,13 @@ class Executor {
     signal(w, f, fs.return_block[s.local], 1);
   }
 
-  // Fuel is one budget, taken per control Call. With several threads each worker takes it
-  // from the pool in small portions; a worker that finds the pool empty takes what the others
-  // hold before refusing, so the run is refused exactly when the budget is spent.
-  bool take_fuel(Worker& w) {
-    if constexpr (!Threaded) {
-      if (fuel_pool_ <= 0) return false;
-      --fuel_pool_;
-      return true;
-    } else {
-      for (;;) {
-        std::int64_t mine = w.fuel.load(std::memory_order_relaxed);
-        while (mine > 0) {
-          if (w.fuel.compare_exchange_weak(mine, mine - 1, std::memory_order_relaxed)) return true;
-        }
-        std::int64_t pool = fuel_pool_.load();
-        if (pool > 0) {
-          std::int64_t portion = std::clamp<std::int64_t>(
-              pool / (8 * static_cast<std::int64_t>(workers_.size())), 1, 256);
-          fuel_moving_.fetch_add(1);
-          if (fuel_pool_.compare_exchange_weak(pool, pool - portion)) w.fuel.fetch_add(portion);
-          fuel_moving_.fetch_sub(1);
-          continue;
-        }
-        // The pool is empty and stays so: what is left is in the workers' portions, or on its
-        // way there.
-        if (fuel_moving_.load() != 0) {
-          std::this_thread::yield();
-          continue;
-        }
-        for (auto& other : workers_) {
-          std::int64_t theirs = other->fuel.load(std::memory_order_relaxed);
-          while (theirs > 0) {
-            if (other->fuel.compare_exchange_weak(theirs, theirs - 1, std::memory_order_relaxed))
-              return true;
-          }
-        }
-        return false;
-      }
-    }
-  }
-
-  std::int64_t fuel_left() const {
-    std::int64_t left = fuel_pool_;
-    for (const auto& w : workers_)
-      left += w->fuel.load(std::memory_order_relaxed);
-    return left;
-  }
-
-  std::uint64_t calls_made() const {
-    return o_.eval.fuel - static_cast<std::uint64_t>(std::max<std::int64_t>(0, fuel_left()));
-  }
-
   // Running out of fuel or frames is one event: every later refusal shares its record.
   const Bottom* fuel_exhausted(const F* f, const CallSite& s) {
     {
       std::lock_guard<std::mutex> l(mu_);
       if (fuel_bottom_) return fuel_bottom_;
     }
-    const Bottom* b = make_bottom(f, s.pos, fuel_exhausted_error(g_, s, calls_made()));
+    const Bottom* b = make_bottom(f, s.pos, fuel_exhausted_error(g_, s, budgets_.calls_made()));
     std::lock_guard<std::mutex> l(mu_);
     if (!fuel_bottom_) fuel_bottom_ = b;
     return fuel_bottom_;
@@ -1238,25 +1123,6 @@ class Executor {
     return frames_bottom_;
   }
 
-  // Takes n units of fuel for the calls an Rd node's evaluation made (they were charged
-  // against a copy of the remaining budget, so there is enough).
-  void spend_fuel(std::int64_t n) {
-    if constexpr (!Threaded) {
-      fuel_pool_ -= n;
-    } else {
-      fuel_moving_.fetch_add(1);
-      for (auto& w : workers_) {
-        if (n == 0) break;
-        std::int64_t theirs = w->fuel.exchange(0);
-        std::int64_t used = std::min(theirs, n);
-        n -= used;
-        fuel_pool_.fetch_add(theirs - used);
-      }
-      fuel_pool_.fetch_sub(n);
-      fuel_moving_.fetch_sub(1);
-    }
-  }
-
   // W.rd_V(x:T. N) on the host: the redex with its letrec groups, evaluated by the compiled
   // evaluator (symbolic evaluation and R, Fig. 2) with the graph's remaining fuel.
   void fire_rd(F* f, const ScheduledNode& n, const std::uint32_t* in) {
@@ -1269,13 +1135,13 @@ class Executor {
       std::uint64_t calls = 0;
       try {
         r = evaluate_rd(*n.info->rd, x.data(), o_.eval,
-                        static_cast<std::uint64_t>(std::max<std::int64_t>(0, fuel_left())),
-                        calls_made(), names_, calls);
+                        static_cast<std::uint64_t>(std::max<std::int64_t>(0, budgets_.fuel_left())),
+                        budgets_.calls_made(), names_, calls);
       } catch (...) {
-        spend_fuel(static_cast<std::int64_t>(calls));
+        budgets_.spend_fuel(static_cast<std::int64_t>(calls));
         throw;
       }
-      spend_fuel(static_cast<std::int64_t>(calls));
+      budgets_.spend_fuel(static_cast<std::int64_t>(calls));
     } catch (const Undefined& e) {
       emit_all(f, n, Token::undefined(make_bottom(f, n.pos, e)));
       return;
