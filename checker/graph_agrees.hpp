@@ -17,6 +17,17 @@ Outcome graph_agrees(const Program& program, const CheckConfig& config);
 Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type>>& inputs,
                         const std::vector<Value<double>>& values, const CheckConfig& config);
 
+// graph-ref-agrees: the graph's executor (semantics/graph/executor.hpp,
+// config.impl.run_graph) at 1 thread, with dead tokens elided and propagated, and at 4 threads,
+// gives the reference executor's result (semantics/graph/reference_executor.hpp, the firing rules
+// one node at a time): the same bits, or an undefinedness of the same kind (at 1 thread at the same
+// place); on a defined program at 1 thread also the same firings, dead firings, calls, frames and
+// saved values.
+Outcome graph_reference_agrees_on(const Term& term,
+                                  const std::vector<std::pair<Name, Type>>& inputs,
+                                  const std::vector<Value<double>>& values,
+                                  const CheckConfig& config);
+
 // graph-rd-agrees: with every rd lowered to reverse mode inside the graph (forward and adjoint
 // bodies, docs/graph-ad.md), the graph on the static and dynamic engines, at 1 and 4 threads,
 // gives the value of the compiled evaluator with the linear R within the checker's double

@@ -17,6 +17,7 @@
 #include "semantics/graph/partition.hpp"
 #include "semantics/graph/partitioned_executor.hpp"
 #include "semantics/graph/placement.hpp"
+#include "semantics/graph/reference_executor.hpp"
 #include "support/stack.hpp"
 #include "support/threads.hpp"
 
@@ -211,6 +212,74 @@ Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type
   return Outcome{compiled.defined ? Verdict::Pass : Verdict::BothUndefined, ""};
 }
 
+// The statistics two runs must share: node firings, dead ones, calls, frames, saved values.
+static std::string stats_text(const graph::GraphStats& s) {
+  return std::to_string(s.tokens) + " tokens (" + std::to_string(s.dead_tokens) + " dead), " +
+         std::to_string(s.calls) + " calls, " + std::to_string(s.frames_created) + " frames, " +
+         std::to_string(s.saved_values) + " values saved";
+}
+
+Outcome graph_reference_agrees_on(const Term& term,
+                                  const std::vector<std::pair<Name, Type>>& inputs,
+                                  const std::vector<Value<double>>& values,
+                                  const CheckConfig& config) {
+  const EvalOptions eo = graph_eval_options(config);
+  Type t = term.type();
+  graph::Graph g = graph::lower_to_graph(term, inputs, graph::RdLowering::Host);
+  graph::verify(g);
+  // No compiled evaluator's time to scale by: the bound is its fixed part, twice.
+  const graph::RunBound bound{2 * config.graph_run_seconds, config.graph_run_memory};
+  using graph::Deadness;
+  using graph::Engine;
+  struct Pair {
+    Variant fast;
+    const char* reference;
+  };
+  const Pair pairs[] = {
+      {{"static graph, 1 thread", Engine::Static, 1, Deadness::Elide}, "reference executor"},
+      {{"static graph, 1 thread, dead tokens propagated", Engine::Static, 1, Deadness::Propagate},
+       "reference executor, dead tokens propagated"},
+      {{"static graph, 4 threads", Engine::Static, 4, Deadness::Elide}, "reference executor"}};
+  bool defined = false;
+  for (const Pair& pr : pairs) {
+    const Variant& v = pr.fast;
+    if (v.threads > 1 && !kThreadsAvailable) continue;  // the playground (support/threads.hpp)
+    graph::GraphStats fast_stats, ref_stats;
+    const bool one = v.threads == 1;
+    Run fast = run_variant(v, g, term, values, eo, config.impl.run_graph, bound,
+                           one ? &fast_stats : nullptr);
+    if (fast.out_of_bound) return Outcome{Verdict::Fail, std::string(v.name) + ": " + fast.reason};
+    defined = fast.defined;
+    const Variant rv{pr.reference, Engine::Static, 1, v.deadness};
+    Run ref = run_variant(rv, g, term, values, eo, &graph::run_graph_reference, bound, &ref_stats);
+    if (ref.out_of_bound) return Outcome{Verdict::Fail, std::string(rv.name) + ": " + ref.reason};
+    // The same bits, or the same undefinedness (at one thread, where both are deterministic,
+    // at the same place).
+    const bool agree =
+        fast.defined ? (ref.defined && numerics::identical(fast.value, ref.value))
+                     : (!ref.defined && fast.kind == ref.kind && (!one || fast.loc == ref.loc));
+    if (!agree) {
+      auto at = [](const Run& x) {
+        return x.defined ? std::string()
+                         : " at " + std::to_string(x.loc.line) + ":" + std::to_string(x.loc.col);
+      };
+      return Outcome{Verdict::Fail, std::string(v.name) + ": " + show(fast, t) + at(fast) + "\n" +
+                                        rv.name + ": " + show(ref, t) + at(ref)};
+    }
+    // The blocks fire what the nodes fire one by one (docs/graph.md, "Blocks": the statistics
+    // are those of the node-level semantics).
+    if (one && fast.defined &&
+        (fast_stats.tokens != ref_stats.tokens || fast_stats.dead_tokens != ref_stats.dead_tokens ||
+         fast_stats.calls != ref_stats.calls ||
+         fast_stats.frames_created != ref_stats.frames_created ||
+         fast_stats.saved_values != ref_stats.saved_values)) {
+      return Outcome{Verdict::Fail, std::string(v.name) + ": " + stats_text(fast_stats) + "\n" +
+                                        rv.name + ": " + stats_text(ref_stats)};
+    }
+  }
+  return Outcome{defined ? Verdict::Pass : Verdict::BothUndefined, ""};
+}
+
 Outcome partitioned_agrees_on(const Term& term, const std::vector<std::pair<Name, Type>>& inputs,
                               const std::vector<Value<double>>& values, const CheckConfig& config,
                               Choices& choices) {
@@ -338,6 +407,21 @@ struct GraphAgrees {
   }
 };
 
+struct GraphReferenceAgrees {
+  template <class S>
+  static Outcome check(Case<S>& k) {
+    if constexpr (std::is_same_v<S, double>) {
+      std::vector<std::pair<Name, Type>> inputs;
+      std::vector<Value<double>> values;
+      graph_inputs(k.program(), inputs, values);
+      return graph_reference_agrees_on(k.program().term, inputs, values, k.config());
+    } else {  // PrecisionRule::DoubleOnly
+      throw InternalError(
+          "internal error: graph-ref-agrees run in a precision other than double");
+    }
+  }
+};
+
 struct GraphRdAgrees {
   template <class S>
   static Outcome check(Case<S>& k) {
@@ -407,7 +491,16 @@ std::vector<PropertyInfo> graph_properties() {
             "has no threads) = the linear R",
       PrecisionRule::DoubleOnly, &rd_generator);
   r.bitwise = true;  // its tolerance is in the check: no confirmation in another precision
-  return {p, r, q};
+  PropertyInfo e = property_entry<GraphReferenceAgrees>(
+      "graph-ref-agrees", "graph", "thesis Sec. 3.2",
+      kThreadsAvailable
+          ? "the graph's executor (1 and 4 threads, dead tokens elided and propagated) = the "
+            "reference executor (one node at a time), value and firings"
+          : "the graph's executor (1 thread: this build has no threads; dead tokens elided and "
+            "propagated) = the reference executor (one node at a time), value and firings",
+      PrecisionRule::DoubleOnly, &graph_generator);
+  e.bitwise = true;
+  return {p, e, r, q};
 }
 
 }  // namespace adlang::checker

@@ -17,205 +17,27 @@
 
 #include "lang/diagnostics.hpp"
 #include "semantics/compiled_eval.hpp"
+#include "semantics/graph/budgets.hpp"
+#include "semantics/graph/firing_rules.hpp"
+#include "semantics/graph/frame_memory.hpp"
 #include "semantics/graph/node_value.hpp"
+#include "semantics/graph/saved_values.hpp"
 #include "semantics/graph/schedule.hpp"
-#include "semantics/graph/slot_table.hpp"
+#include "semantics/graph/token.hpp"
+#include "semantics/graph/work_stealing.hpp"
 #include "semantics/op_eval.hpp"
 #include "support/memory_regions.hpp"
 #include "support/resource_budget.hpp"
-#include "support/setting_hint.hpp"
 #include "support/threads.hpp"
 
 namespace adlang::graph {
 namespace {
-
-// ---- tokens ---------------------------------------------------------------------------
-
-// An undefinedness and its place in the program's left-to-right call-by-value order: the
-// positions of the call sites from the main body down to the frame where it arose, then the
-// position of the node. The smallest key is the undefinedness the sequential evaluators meet
-// first (docs/graph.md).
-struct Bottom {
-  Undefined error;
-  std::vector<std::uint32_t> key;
-  bool budget = false;  // a call refused because --timeout or --max-memory ran out
-};
-
-// Absent: no token at all. Inside a block, the nodes on the untaken side of a Switch (under
-// Deadness::Elide) receive nothing; they write "absent" to their outputs so that the nodes
-// after them in the block see it. It never leaves the frame.
-enum class State : std::uint8_t { Live, Dead, Bottom, Absent };
-
-// A token in 8 bytes: a live token is its double, and the others are NaNs whose top 16 bits
-// say which, a bottom's pointer in the low 48 bits. A live value is finite
-// (ScalarTraits::in_range), and arithmetic makes only the NaNs 0x7FF8... and 0xFFF8..., never
-// these. (Written as a double and a state byte in 16 bytes, a token just computed was copied
-// by one 16-byte load from two smaller stores, which a processor cannot forward to the load;
-// frames were twice as large: docs/performance.md Sec. 9, "Tokens in 8 bytes".)
-class Token {
- public:
-  static Token live(double v) {
-    Token t;
-    std::memcpy(&t.bits_, &v, sizeof v);
-    return t;
-  }
-  static Token boolean(bool b) { return Token(b ? kOne : 0); }  // 1 or 0 (+0.0)
-  static Token dead() { return Token(kDead); }
-  static Token absent() { return Token(kAbsent); }
-  static Token undefined(const Bottom* b) {
-    const auto p = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(b));
-    internal_check(p < kPayload, "a bottom lies above 2^48");
-    return Token(kBottom | p);
-  }
-
-  bool is_live() const { return bits_ < kDead; }
-  // A live predicate that selects side `side` of a Switch (0: true). The 1 and 0 of
-  // Token::boolean, which every predicate is, take one comparison.
-  bool selects(std::uint32_t side) const {
-    if (bits_ == (side == 0 ? kOne : 0)) return true;
-    return is_live() && (value() != 0) == (side == 0);
-  }
-  bool is_dead() const { return (bits_ >> 48) == (kDead >> 48); }
-  bool is_absent() const { return (bits_ >> 48) == (kAbsent >> 48); }
-  bool is_bottom() const { return (bits_ >> 48) == (kBottom >> 48); }
-  State state() const {
-    return is_live() ? State::Live : static_cast<State>((bits_ >> 48) - (kLiveEnd >> 48));
-  }
-  double value() const {
-    double v;
-    std::memcpy(&v, &bits_, sizeof v);
-    return v;
-  }
-  const Bottom* bottom() const {
-    return reinterpret_cast<const Bottom*>(static_cast<std::uintptr_t>(bits_ & (kPayload - 1)));
-  }
-
- private:
-  static constexpr std::uint64_t kLiveEnd = std::uint64_t(0xFFF8) << 48;
-  static constexpr std::uint64_t kDead = kLiveEnd + (std::uint64_t(State::Dead) << 48);
-  static constexpr std::uint64_t kBottom = kLiveEnd + (std::uint64_t(State::Bottom) << 48);
-  static constexpr std::uint64_t kAbsent = kLiveEnd + (std::uint64_t(State::Absent) << 48);
-  static constexpr std::uint64_t kPayload = std::uint64_t(1) << 48;
-  static constexpr std::uint64_t kOne = std::uint64_t(0x3FF0) << 48;  // 1.0
-  Token() = default;
-  explicit Token(std::uint64_t bits) : bits_(bits) {}
-  std::uint64_t bits_;
-};
-static_assert(sizeof(Token) == 8);
-
-// Whether the tokens in slots in[0 .. n) are all live.
-inline bool all_live(const Token* slots, const std::uint32_t* in, std::uint32_t n) {
-  bool live = true;
-  for (std::uint32_t j = 0; j < n; ++j)
-    live &= slots[in[j]].is_live();
-  return live;
-}
-
-// The earlier of two bottoms in evaluation order.
-const Bottom* earlier(const Bottom* a, const Bottom* b) {
-  if (!a) return b;
-  if (!b) return a;
-  return b->key < a->key ? b : a;
-}
-
-// ---- the store of saved values (reverse mode, docs/graph-ad.md) --------------------------
-
-// A tag of the store: the list of call-site elements from the frame that owns the root (an rd's
-// host) down to an activation, as a trie. The forward and the adjoint activations of the same
-// call have the same tag (the adjoint site's element is its forward site), so the adjoint takes
-// what the forward saved. A tag is freed when no frame has it and it holds nothing.
-//
-// A trie as deep as the recursion has a tag per activation, so a tag allocates nothing of its
-// own in the common case: its children are a list through `sibling`, and its first kInline
-// values are held in place (an activation saves a few: 4 and 6 per step of docs/performance.md's
-// recursion); only the values beyond them go to `more`, a table by slot (slot_table.hpp: a body
-// that saves thousands of values in one activation, as an rd over many inputs does, takes each in
-// O(1)). Tags are carved from the executor's chunks (see Executor::carve) and reused through a
-// free list.
-struct TagNode {
-  static constexpr std::uint32_t kInline = 8;
-  TagNode* parent;
-  TagNode* child;    // the first child
-  TagNode* sibling;  // the next child of the parent
-  std::uint32_t key;
-  std::uint32_t refs;   // frames whose tag this is
-  std::uint32_t count;  // values held in place (at most kInline)
-  std::uint32_t slots[kInline];
-  double values[kInline];
-  SlotTable* more;  // values saved while the places were full, or null
-
-  bool empty() const { return count == 0 && (!more || more->size() == 0) && child == nullptr; }
-};
-static_assert(std::is_trivially_destructible_v<TagNode>);
-
-// ---- frames ----------------------------------------------------------------------------
-
-// One activation of a body: the tag t/i of its tokens is this frame, whose parent is t and
-// whose call site is i. `live` counts what keeps it alive: one until its outputs have all been
-// sent, plus its blocks that are ready or running, plus its live child frames. Its counts are
-// plain integers; a threaded executor changes those of a frame that another worker may touch
-// by atomic operations on the plain integers (Executor::dec), and makes the others as cheaply
-// as one thread does.
-struct Frame {
-  Frame* parent;
-  std::uint32_t body;
-  std::uint32_t site;   // global index of the call site (UINT32_MAX for the main frame)
-  std::uint32_t local;  // the call site's index among the parent body's sites (CallSite::local)
-  std::int64_t live;
-  std::int32_t exits_pending;  // outputs not yet sent
-  bool returned;               // every output sent: the parent may be gone
-  bool shared;                 // threaded: another worker may touch its counts
-  bool holds_parent;           // threaded: returned, and still holding its parent (free_frame)
-  const Schedule* code;        // the body (Dynamic: this activation's own copy)
-  Token* slots;                // output slots of the body's nodes
-  TagNode* tag;  // its tag in the store, or null (no reverse mode); a root is the frame's own
-
-  // Per block: signals still missing. They follow the frame.
-  std::int32_t* pending() { return reinterpret_cast<std::int32_t*>(this + 1); }
-};
-static_assert(std::is_trivially_copyable_v<Frame> && sizeof(Frame) % 16 == 0);
-
-// The regions graph executors of this thread take their frames' and tags' chunks from (their
-// workers' threads too, under the executor's lock). They are not MappedRegions::here(), which
-// the tape of a host Rd node's evaluation takes from, without a lock, on worker 0: the calling
-// thread.
-MappedRegions& graph_regions() {
-  thread_local MappedRegions regions;
-  return regions;
-}
-
-// An allocator of whole cache lines: the arrays a worker writes at every call (its work list,
-// its free lists) are allocated by the thread that makes the executor, in the same heap as the
-// other worker's, and two of them sharing a line made the two workers write one line
-// alternately: fib(27) at 2 threads ran in 17 ms or, in about a third of the runs, 23-35 ms.
-template <class T>
-struct CacheLineAllocator {
-  using value_type = T;
-  static constexpr std::size_t kLine = 64;
-  CacheLineAllocator() = default;
-  template <class U>
-  explicit CacheLineAllocator(const CacheLineAllocator<U>&) {}
-  static std::size_t bytes(std::size_t n) { return (n * sizeof(T) + kLine - 1) / kLine * kLine; }
-  T* allocate(std::size_t n) {
-    return static_cast<T*>(::operator new (bytes(n), std::align_val_t{kLine}));
-  }
-  void deallocate(T* p, std::size_t) { ::operator delete (p, std::align_val_t{kLine}); }
-  template <class U>
-  bool operator==(const CacheLineAllocator<U>&) const {
-    return true;
-  }
-};
 
 // ---- the executor ----------------------------------------------------------------------
 
 template <bool Threaded>
 class Executor {
   using F = Frame;
-  template <class T>
-  using Shared = std::conditional_t<Threaded, std::atomic<T>, T>;
-
-  // Threaded: frame counts are published in batches (see frames_changed).
-  static constexpr std::int64_t kFrameBatch = 16;
 
  public:
   Executor(const Graph& g, const GraphOptions& o, NameSupply& names)
@@ -223,9 +45,7 @@ class Executor {
         o_(o),
         names_(names),
         propagate_(o.deadness == Deadness::Propagate),
-        dynamic_(o.engine == Engine::Dynamic),
-        max_frames_(static_cast<std::int64_t>(
-            std::min<std::uint64_t>(o.max_frames, std::numeric_limits<std::int64_t>::max()))) {
+        dynamic_(o.engine == Engine::Dynamic) {
     results_.assign(g.bodies[g.main].exits.size(), Token::dead());
     result_set_.assign(results_.size(), 0);
     if (o.schedule) {
@@ -267,25 +87,15 @@ class Executor {
     unsigned n = Threaded ? std::max(1u, o.threads) : 1u;
     for (unsigned i = 0; i < n; ++i)
       workers_.push_back(std::make_unique<Worker>(g.bodies.size()));
-    fuel_pool_ = static_cast<std::int64_t>(std::min<std::uint64_t>(o.eval.fuel, INT64_MAX));
   }
 
   ~Executor() {
     // A run that ended by an exception (a budget, an internal error) leaves frames and tags.
     // (A run that exceeded its bound may leave a trie too large to walk within it: its tags
     // go with the chunks, and only their tables by slot are lost.)
-    try {
-      for (TagNode* t : roots_)
-        destroy_tags(t);
-    } catch (const RunBoundExceeded&) {
-    }
-    // The chunks are kept for the next runs (MappedRegions): fresh memory costs a page fault
-    // per page and its zeroing, which dominated deep recursions, as it does for the tape.
+    // (The store's tags go with the store: saved_values.hpp.)
     for (auto& w : workers_)
-      for (MappedRegions::Region r : w->chunk.chunks)
-        regions_.give(r);
-    for (MappedRegions::Region r : store_chunk_.chunks)
-      regions_.give(r);
+      memory_.give_back(w->chunk);
   }
 
   Value<double> run(const std::vector<Value<double>>& inputs, GraphStats* stats) {
@@ -304,9 +114,9 @@ class Executor {
     free_frame(w0, root);
     if constexpr (Threaded) {
       for (auto& w : workers_)
-        publish_frames(*w);
+        budgets_.publish_frames(w->budget);
     }
-    internal_check(live_frames_ == 0, "a frame outlived its run");
+    internal_check(budgets_.live_frames() == 0, "a frame outlived its run");
     if (stats) *stats = collect_stats();
     // Termination is detected: nothing is left anywhere. Every output must have arrived (a
     // call refused by an exhausted budget returns a bottom, so also then).
@@ -329,44 +139,19 @@ class Executor {
   }
 
  private:
-  static constexpr std::uint32_t kNoRequest = UINT32_MAX;
-  static constexpr std::uint64_t kWaiting = UINT64_MAX;
-
-  // Memory that frames and tags are carved from: regions of at least 8 MiB in huge pages.
-  struct Chunks {
-    std::vector<MappedRegions::Region> chunks;
-    char* at = nullptr;
-    std::size_t left = 0;
-  };
-
   struct alignas(64) Worker {
     explicit Worker(std::size_t bodies) : free_frames(bodies, nullptr) {}
-    // The work list, private to the worker: LIFO at the back; with several threads, an idle
-    // worker is given the oldest item (at `base`) when it asks (see run_parallel).
-    std::vector<std::uint64_t, CacheLineAllocator<std::uint64_t>> stack;
-    std::size_t base = 0;
-    std::uint64_t next = 0;  // the item to run after this one
+    WorkList list;  // work_stealing.hpp
     // Children made by the running block, each holding its frame: added to the frame's live
     // count once, at the block's end (no other worker can run them before: see run_parallel).
     std::int64_t holds = 0;
     std::uint64_t tokens = 0, dead = 0, frames = 0, copies = 0;
     std::uint32_t polls = 0;  // calls admitted (the run's bound is checked at every 256th)
-    // Threaded: frames made minus freed, not yet published; the shared count when this worker
-    // last saw it.
-    std::int64_t frames_delta = 0;
-    std::int64_t frames_seen = 0;
-    // Threaded: the most frames this worker has seen live (frames_seen + frames_delta), so that
-    // a run whose batches were never published still reports a peak (a lower bound, as the
-    // published one is: see frames_changed).
-    std::int64_t frames_peak = 0;
+    WorkerBudget budget;      // budgets.hpp
     // Per body, the frames freed for reuse: a list through each frame's first word.
     std::vector<void*, CacheLineAllocator<void*>> free_frames;
     Chunks chunk;
-    alignas(64) std::atomic<std::int64_t> fuel{0};  // Threaded: fuel taken from the pool
-    // Threaded: the index of a worker asking this one for work (kNoRequest if none), and the
-    // answer to this worker's own request (kWaiting until it comes; 0: none).
-    alignas(64) std::atomic<std::uint32_t> request{kNoRequest};
-    alignas(64) std::atomic<std::uint64_t> transfer{0};
+    StealCells cells;  // threaded: requests for work (work_stealing.hpp)
   };
 
   const Graph& g_;
@@ -374,7 +159,6 @@ class Executor {
   NameSupply& names_;
   const bool propagate_;
   const bool dynamic_;                   // Engine::Dynamic
-  const std::int64_t max_frames_;        // GraphOptions::max_frames (at most 2^63 - 1)
   GraphSchedule own_schedule_;           // when the options give none
   const Schedule* schedules_ = nullptr;  // by body
   // What a fresh frame of each body holds: its size, where its slots start, and the image of
@@ -389,6 +173,7 @@ class Executor {
   };
   std::vector<Shape> shapes_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  SharedBudgets<Threaded, Worker> budgets_{workers_, o_.eval.fuel, o_.max_frames};  // budgets.hpp
   std::vector<Token> results_;
   std::vector<std::uint8_t> result_set_;
   F* root_ = nullptr;
@@ -398,39 +183,16 @@ class Executor {
   // A budget exhausted during the run (over_budget): rethrown when the run has unwound.
   std::atomic<bool> budget_failed_{false};
   // GraphOptions::bound: whether there is one, and the run's start.
-  const bool bounded_ = o_.bound.seconds > 0 || o_.bound.memory_growth_bytes > 0;
-  const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
-  const std::uint64_t resident_at_start_ = bounded_ ? resident_memory_bytes() : 0;
+  const RunClock clock_{o_.bound};
+  const bool bounded_ = clock_.bounded();
   std::exception_ptr budget_failure_;
   const Bottom* frames_bottom_ = nullptr;
-  alignas(64) Shared<std::int64_t> fuel_pool_{0};
-  std::atomic<int> fuel_moving_{0};  // Threaded: fuel taken from one place, not yet in another
-  alignas(64) Shared<std::int64_t> live_frames_{0};
-  Shared<std::int64_t> peak_frames_{0};
   alignas(64) std::atomic<bool> done_{false};
-  std::atomic<unsigned> idle_{0};
-  std::mutex store_mu_;  // Threaded: the store
-  // The graph's regions of the thread that runs the executor: its workers' threads, made per
-  // run, take their chunks from them too, so that they reuse memory earlier runs touched.
-  MappedRegions& regions_ = graph_regions();
-  std::mutex regions_mu_;               // Threaded: regions_
-  std::unordered_set<TagNode*> roots_;  // the tries of tags that frames own
-  std::vector<TagNode*> free_tags_;     // tags freed, for reuse
-  Chunks store_chunk_;                  // the memory tags are carved from
-  std::uint64_t saved_ = 0, store_values_ = 0, store_tags_ = 0, store_spilled_bytes_ = 0;
-  std::uint64_t peak_values_ = 0, peak_bytes_ = 0;
-
-  // ---- work items ----
-
-  static std::uint64_t item(F* f, std::uint32_t block) {
-    auto p = reinterpret_cast<std::uintptr_t>(f);
-    return (static_cast<std::uint64_t>(p) >> 4) | (static_cast<std::uint64_t>(block) << 44);
-  }
-  static F* item_frame(std::uint64_t x) {
-    return reinterpret_cast<F*>(
-        static_cast<std::uintptr_t>((x & ((std::uint64_t(1) << 44) - 1)) << 4));
-  }
-  static std::uint32_t item_block(std::uint64_t x) { return static_cast<std::uint32_t>(x >> 44); }
+  WorkStealing<Worker> stealing_{workers_, done_};
+  // Frame memory (frame_memory.hpp) and the store of saved values (saved_values.hpp); the store
+  // goes first, giving its chunks back.
+  ChunkSource memory_{Threaded};
+  SavedValues store_{Threaded, memory_, clock_};
 
   // ---- counts ----
 
@@ -485,76 +247,7 @@ class Executor {
     free_frame(w, f);
   }
 
-  // Frames are published to the shared count in batches with several threads (a count
-  // touched by every call on both cores costs more than the call); the peak is then exact to
-  // within kFrameBatch frames per worker (the budget: frame_allowed).
-  void frames_changed(Worker& w, std::int64_t d) {
-    if constexpr (!Threaded) {
-      // One worker: the count is its own, and exact.
-      live_frames_ += d;
-      if (d > 0 && live_frames_ > peak_frames_) peak_frames_ = live_frames_;
-    } else {
-      w.frames_delta += d;
-      if (d > 0) w.frames_peak = std::max(w.frames_peak, w.frames_seen + w.frames_delta);
-      if (std::abs(w.frames_delta) >= kFrameBatch) publish_frames(w);
-    }
-  }
-  // Threaded: adds w's unpublished frames to the shared count.
-  void publish_frames(Worker& w) {
-    const std::int64_t now =
-        live_frames_.fetch_add(w.frames_delta, std::memory_order_relaxed) + w.frames_delta;
-    std::int64_t peak = peak_frames_.load(std::memory_order_relaxed);
-    while (now > peak && !peak_frames_.compare_exchange_weak(peak, now)) {
-    }
-    w.frames_seen = now;
-    w.frames_delta = 0;
-  }
-  // Whether one more frame stays within --max-frames. With several threads a worker decides
-  // from the shared count as it saw it when it last published (reading a count that the other
-  // workers write, at every call, cost 8% of tak's time at 2 threads), and reads it afresh
-  // before it refuses: a refusal is as exact as the published count, and a stale view lets a
-  // worker make at most a batch more (each batch it publishes refreshes its view), so the live
-  // frames exceed the budget by fewer than 2 * kFrameBatch per worker (docs/graph.md).
-  bool frame_allowed(Worker& w) {
-    if constexpr (!Threaded) {
-      return live_frames_ < max_frames_;
-    } else {
-      if (w.frames_seen + w.frames_delta < max_frames_) return true;
-      w.frames_seen = live_frames_.load(std::memory_order_relaxed);
-      return w.frames_seen + w.frames_delta < max_frames_;
-    }
-  }
-
   // ---- frames ----
-
-  // Frames are carved from large chunks (growing the heap one frame at a time is slow in
-  // the commands' worker thread, whose malloc arena grows by mprotect).
-  // Frames take whole cache lines (align 64: no false sharing between workers); tags, which
-  // only the store's lock holder touches, are packed (align 8).
-  void* carve(Chunks& c, std::size_t size, std::size_t align = 64) {
-    size = (size + align - 1) & ~(align - 1);
-    if (size > c.left) {
-      // Chunks of at least 8 MiB in transparent huge pages (MappedRegions): first touches of
-      // fresh memory (page faults) dominate deep recursions, and a huge page takes one fault
-      // per 2 MiB; regions kept from earlier runs take none.
-      MappedRegions::Region r = take_region(std::max<std::size_t>(size, std::size_t(8) << 20));
-      c.chunks.push_back(r);
-      c.at = static_cast<char*>(r.at);
-      internal_check(std::uint64_t(reinterpret_cast<std::uintptr_t>(c.at)) + r.bytes <
-                         (std::uint64_t(1) << 48),
-                     "a frame lies above 2^48");
-      c.left = r.bytes;
-    }
-    void* p = c.at;
-    c.at += size;
-    c.left -= size;
-    return p;
-  }
-
-  MappedRegions::Region take_region(std::size_t bytes) {
-    auto l = lock_if_threaded(regions_mu_);
-    return regions_.take(bytes);
-  }
 
   // A frame of `body` called from `site` (`cs`: its CallSite), or the main frame (UINT32_MAX,
   // null).
@@ -566,7 +259,7 @@ class Executor {
     if (mem != nullptr) {
       w.free_frames[body] = *static_cast<void**>(mem);
     } else {
-      mem = carve(w.chunk, sh.size);
+      mem = memory_.carve(w.chunk, sh.size);
     }
     char* p = static_cast<char*>(mem);
     // Copied in fixed-size groups (field by field, and the counts by std::copy, which is a
@@ -583,16 +276,16 @@ class Executor {
     f->slots = reinterpret_cast<Token*>(p + sh.slots_at);
     if (cs && cs->tagged) {
       internal_check(parent->tag != nullptr, "a tagged call from a frame without a tag");
-      f->tag = enter_tag(parent->tag, cs->mirror);
+      f->tag = store_.enter(parent->tag, cs->mirror);
     } else if (sh.uses_store) {
-      f->tag = new_tag(nullptr, 0);
+      f->tag = store_.new_root();
     }
     if (dynamic_ && parent) {
       // TensorFlow's dynamic approach: the call instantiates a copy of the callee's body.
       f->code = new Schedule(s);
       ++w.copies;
     }
-    frames_changed(w, 1);
+    budgets_.frames_changed(w.budget, 1);
     return f;
   }
 
@@ -602,10 +295,10 @@ class Executor {
     for (;;) {
       F* const held = Threaded && f->holds_parent ? f->parent : nullptr;
       if (dynamic_ && f->parent) delete f->code;
-      if (f->tag) leave_tag(f->tag);
+      if (f->tag) store_.leave(f->tag);
       std::uint32_t body = f->body;
       f->~F();
-      frames_changed(w, -1);
+      budgets_.frames_changed(w.budget, -1);
       void* mem = f;
       *static_cast<void**>(mem) = w.free_frames[body];
       w.free_frames[body] = mem;
@@ -638,239 +331,6 @@ class Executor {
     return p;
   }
 
-  // ---- the store ----
-
-  std::unique_lock<std::mutex> lock_store() { return lock_if_threaded(store_mu_); }
-  // A lock on m with several threads; none with one.
-  static std::unique_lock<std::mutex> lock_if_threaded(std::mutex& m) {
-    if constexpr (Threaded) return std::unique_lock<std::mutex>(m);
-    return std::unique_lock<std::mutex>();
-  }
-
-  void store_grew() {
-    std::uint64_t bytes = store_tags_ * sizeof(TagNode) + store_spilled_bytes_;
-    peak_values_ = std::max(peak_values_, store_values_);
-    peak_bytes_ = std::max(peak_bytes_, bytes);
-  }
-
-  // A fresh tag (the store is locked): from the free list, else carved from the store's chunks.
-  TagNode* alloc_tag(TagNode* parent, std::uint32_t key) {
-    TagNode* t;
-    if (!free_tags_.empty()) {
-      t = free_tags_.back();
-      free_tags_.pop_back();
-    } else {
-      t = static_cast<TagNode*>(carve(store_chunk_, sizeof(TagNode), alignof(TagNode)));
-    }
-    t->parent = parent;
-    t->child = nullptr;
-    t->sibling = nullptr;
-    t->key = key;
-    t->refs = 1;
-    t->count = 0;
-    t->more = nullptr;
-    ++store_tags_;
-    store_grew();
-    return t;
-  }
-
-  void free_tag(TagNode* t) {
-    drop_values(t);
-    --store_tags_;
-    free_tags_.push_back(t);
-  }
-
-  TagNode* new_tag(TagNode* parent, std::uint32_t key) {
-    auto l = lock_store();
-    TagNode* t = alloc_tag(parent, key);
-    roots_.insert(t);
-    return t;
-  }
-
-  // The tag of a frame entered from a frame of tag `parent` by a site of tag element `key`.
-  TagNode* enter_tag(TagNode* parent, std::uint32_t key) {
-    auto l = lock_store();
-    for (TagNode* c = parent->child; c; c = c->sibling) {
-      if (c->key == key) {
-        ++c->refs;
-        return c;
-      }
-    }
-    TagNode* t = alloc_tag(parent, key);
-    t->sibling = parent->child;
-    parent->child = t;
-    return t;
-  }
-
-  // A frame leaves its tag. A root (no parent) is held by the one frame that made it (an rd's
-  // host), and a tag by the frames whose tag it is; nothing else enters a tag but a frame of its
-  // parent. So once no frame has a tag or any tag above it, nothing enters it or reads its
-  // values again (an rd that was undefined before its adjoint ran leaves them), and it can go,
-  // except where a tag below it is still held: a frame that has sent its last output no longer
-  // holds its parent (returned_to) and may still be running, so a host frame can end before
-  // the activations of its rds do. Their tags, and the tags above them, stay until they leave.
-  void leave_tag(TagNode* t) {
-    auto l = lock_store();
-    --t->refs;
-    if (t->refs != 0) return;
-    if (unreachable(t)) {
-      TagNode* up = t->parent;
-      if (!drop_unreachable(t) || !up) return;
-      t = up;
-    }
-    // Free the tags that hold nothing and that no frame has, up to the root.
-    while (t->parent && t->refs == 0 && t->empty()) {
-      TagNode* up = t->parent;
-      unlink(t);
-      free_tag(t);
-      t = up;
-    }
-    // A root whose host frame has ended, and whose last held tag has now gone.
-    if (!t->parent && t->refs == 0 && t->child == nullptr) {
-      roots_.erase(t);
-      free_tag(t);
-    }
-  }
-
-  // Whether no frame has t or a tag above it. (The walk ends at the first held tag: in a run
-  // of nested activations that is t's parent, whose frame waits for t's.)
-  static bool unreachable(const TagNode* t) {
-    for (const TagNode* a = t; a; a = a->parent)
-      if (a->refs != 0) return false;
-    return true;
-  }
-
-  // Removes t from its parent's children.
-  static void unlink(TagNode* t) {
-    TagNode** link = &t->parent->child;
-    while (*link != t)
-      link = &(*link)->sibling;
-    *link = t->sibling;
-  }
-
-  // Frees `top` (unreachable) and the tags below it that no frame has and that have no held tag
-  // below them; the others (above a held tag) lose their values, which nothing reads any more.
-  // Children before parents, iteratively: the trie is as deep as the recursion that made it.
-  // Whether top itself was freed.
-  bool drop_unreachable(TagNode* top) {
-    constexpr std::uint32_t kFreed = UINT32_MAX;  // (refs of a tag freed by this walk)
-    std::vector<TagNode*> order, stack{top};
-    std::uint64_t steps = 0;
-    while (!stack.empty()) {
-      walked(steps);
-      TagNode* t = stack.back();
-      stack.pop_back();
-      if (t->refs != 0) continue;  // held: it and its subtree stay as they are
-      order.push_back(t);
-      for (TagNode* c = t->child; c; c = c->sibling)
-        stack.push_back(c);
-    }
-    for (auto it = order.rbegin(); it != order.rend(); ++it) {
-      TagNode* t = *it;
-      TagNode** link = &t->child;
-      while (*link)
-        if ((*link)->refs == kFreed) {
-          *link = (*link)->sibling;
-        } else {
-          link = &(*link)->sibling;
-        }
-      if (t->child != nullptr) {
-        drop_values(t);
-        continue;
-      }
-      if (t == top) {
-        if (t->parent) {
-          unlink(t);
-        } else {
-          roots_.erase(t);
-        }
-      }
-      free_tag(t);
-      t->refs = kFreed;
-    }
-    return top->refs == kFreed;
-  }
-
-  // A walk over a trie checks the run's bound too (every 4096th tag): a trie is as large as
-  // the recursion that made it.
-  void walked(std::uint64_t& steps) const {
-    if (bounded_ && (++steps & 4095u) == 0) check_bound();
-  }
-
-  void drop_values(TagNode* t) {
-    if (t->more) {
-      store_values_ -= t->more->size();
-      store_spilled_bytes_ -= t->more->bytes();
-      delete t->more;
-      t->more = nullptr;
-    }
-    store_values_ -= t->count;
-    t->count = 0;
-  }
-
-  // What a run that ended by an exception (a budget, an internal error) left in a trie.
-  // Iteratively: the trie is as deep as the recursion that made it.
-  void destroy_tags(TagNode* root) {
-    std::vector<TagNode*> stack{root};
-    std::uint64_t steps = 0;
-    while (!stack.empty()) {
-      walked(steps);
-      TagNode* t = stack.back();
-      stack.pop_back();
-      for (TagNode* c = t->child; c; c = c->sibling)
-        stack.push_back(c);
-      free_tag(t);
-    }
-  }
-
-  // A slot is saved at most once per tag (one Save node per slot, and an activation fires it at
-  // most once; a cotangent slot's one Save is the adjoint of its slot's one Load) and taken
-  // once, by its Load. A value goes to a free place if there is one, else to `more`.
-  void save(TagNode* t, std::uint32_t slot, double v) {
-    auto l = lock_store();
-    ++saved_;
-    for (std::uint32_t i = 0; i < t->count; ++i)
-      internal_check(t->slots[i] != slot, "a value saved twice by one activation");
-    if (t->count < TagNode::kInline) {
-      internal_check(!t->more || !t->more->contains(slot), "a value saved twice by one activation");
-      t->slots[t->count] = slot;
-      t->values[t->count] = v;
-      ++t->count;
-    } else {
-      if (!t->more) t->more = new SlotTable;
-      const std::size_t before = t->more->bytes();
-      const bool fresh = t->more->insert(slot, v);
-      store_spilled_bytes_ += t->more->bytes() - before;  // (modular: a rebuild may shrink it)
-      internal_check(fresh, "a value saved twice by one activation");
-    }
-    ++store_values_;
-    store_grew();
-  }
-
-  // A predicate's slot always holds its value (its activation's forward saved it); a
-  // cotangent's slot may hold nothing (nothing added to it): it reads 0.
-  double take(TagNode* t, std::uint32_t slot, bool predicate) {
-    auto l = lock_store();
-    for (std::uint32_t i = t->count; i-- > 0;) {
-      if (t->slots[i] == slot) {
-        double v = t->values[i];
-        // The last value in place fills the place.
-        --t->count;
-        t->slots[i] = t->slots[t->count];
-        t->values[i] = t->values[t->count];
-        --store_values_;
-        return v;
-      }
-    }
-    double v;
-    if (t->more && t->more->take(slot, v)) {
-      --store_values_;
-      return v;
-    }
-    internal_check(!predicate, "an adjoint activation found no saved predicate");
-    return 0;  // a cotangent's slot that nothing added to
-  }
-
   GraphStats collect_stats() {
     GraphStats s;
     for (auto& w : workers_) {
@@ -879,14 +339,11 @@ class Executor {
       s.frames_created += w->frames;
       s.bodies_copied += w->copies;
     }
-    std::int64_t peak = peak_frames_;
-    for (auto& w : workers_)
-      peak = std::max(peak, w->frames_peak);
-    s.peak_live_frames = static_cast<std::uint64_t>(peak);
-    s.calls = calls_made();  // Call firings and the calls of Rd nodes' evaluations
-    s.saved_values = saved_;
-    s.peak_saved_values = peak_values_;
-    s.peak_saved_bytes = peak_bytes_;
+    s.peak_live_frames = static_cast<std::uint64_t>(budgets_.peak_frames());
+    s.calls = budgets_.calls_made();  // Call firings and the calls of Rd nodes' evaluations
+    s.saved_values = store_.saved();
+    s.peak_saved_values = store_.peak_values();
+    s.peak_saved_bytes = store_.peak_bytes();
     return s;
   }
 
@@ -902,32 +359,7 @@ class Executor {
       return;
     }
     inc<std::int64_t>(f, f->live, 1);
-    enqueue(w, item(f, b));
-  }
-
-  // The item is this worker's next if it has none (so a worker follows one callee down
-  // before its siblings), else it goes on the worker's stack.
-  static void enqueue(Worker& w, std::uint64_t x) {
-    if (w.next == 0) {
-      w.next = x;
-    } else {
-      w.stack.push_back(x);
-    }
-  }
-
-  // The worker's newest item, or 0.
-  static std::uint64_t take(Worker& w) {
-    std::uint64_t x = w.next;
-    w.next = 0;
-    if (x != 0) return x;
-    if (w.stack.size() == w.base) {
-      w.stack.clear();
-      w.base = 0;
-      return 0;
-    }
-    x = w.stack.back();
-    w.stack.pop_back();
-    return x;
+    w.list.enqueue(work_item(f, b));
   }
 
   // Whether block b of f has all its inputs after n more signals. A block that waits for n
@@ -952,7 +384,7 @@ class Executor {
     Worker& w0 = *workers_[0];
     if constexpr (!Threaded) {
       signal(w0, root, schedules_[g_.main].entry, 1);
-      for (std::uint64_t x = take(w0); x != 0; x = take(w0))
+      for (std::uint64_t x = w0.list.take(); x != 0; x = w0.list.take())
         run_block(w0, item_frame(x), item_block(x));
     } else {
       signal(w0, root, schedules_[g_.main].entry, 1);
@@ -960,7 +392,7 @@ class Executor {
       std::mutex failure_mu;
       auto work = [this, &failure, &failure_mu](std::size_t i) {
         try {
-          run_parallel(i);
+          run_parallel(i);  // (below)
         } catch (...) {
           std::lock_guard<std::mutex> l(failure_mu);
           if (!failure) failure = std::current_exception();
@@ -978,96 +410,19 @@ class Executor {
     }
   }
 
-  // A worker runs its own items depth first. Work is shared by request (private deques,
-  // Acar, Charguéraud and Rainey, PPoPP 2013): a worker without items asks another by
-  // writing its index into that worker's request cell, and the owner, which looks at its cell
-  // between blocks, hands over its oldest item (in a recursion, the largest piece of work) or
-  // nothing. Owners thus keep their items without atomic operations or fences. The run ends
-  // when the main frame has nothing left (release), or, as a safety net that turns a counting
-  // error into an internal error instead of a hang, when every worker is idle (a worker
-  // waiting for an answer is not idle, so no item can be in flight then).
+  // Worker `me` with several threads (work_stealing.hpp). The frame of an item handed to
+  // another worker, and its ancestors up to one that has returned, will be touched by the
+  // thief: their counts become atomic from now on. Those not yet shared are the owner's (only
+  // the worker that made a frame touches it until it is shared).
   void run_parallel(std::size_t me) {
-    Worker& w = *workers_[me];
-    const std::size_t n = workers_.size();
-    std::size_t victim = me;
-    unsigned misses = 0;
-    bool idle = false;
-    for (;;) {
-      answer(w);
-      std::uint64_t x = take(w);
-      if (x != 0) {
-        run_block(w, item_frame(x), item_block(x));
-        continue;
-      }
-      if (done_.load(std::memory_order_acquire)) break;
-      if (n > 1) {
-        victim = (victim + 1) % n == me ? (victim + 2) % n : (victim + 1) % n;
-        if (idle) idle_.fetch_sub(1);
-        idle = false;
-        x = ask(w, me, *workers_[victim]);
-        if (x != 0) {
-          misses = 0;
-          run_block(w, item_frame(x), item_block(x));
-          continue;
-        }
-      }
-      if (!idle) idle_.fetch_add(1);
-      idle = true;
-      if (idle_.load() == n) {
-        done_.store(true, std::memory_order_release);
-        break;
-      }
-      if (++misses < 64) continue;
-      if (misses < 256) {
-        std::this_thread::yield();
-      } else {
-        std::this_thread::sleep_for(std::chrono::microseconds(50));
-      }
-    }
-    if (idle) idle_.fetch_sub(1);
-    answer(w);
-  }
-
-  // Answers a request for work addressed to w: its oldest item, or nothing.
-  void answer(Worker& w) {
-    std::uint32_t thief = w.request.load(std::memory_order_acquire);
-    if (thief == kNoRequest) return;
-    // The thief may have withdrawn its request (at the end of the run): then it gets nothing.
-    if (!w.request.compare_exchange_strong(thief, kNoRequest, std::memory_order_acq_rel)) return;
-    std::uint64_t x = 0;
-    if (w.stack.size() > w.base) x = w.stack[w.base++];
-    // The frame of the item, and its ancestors up to one that has returned, will be touched
-    // by the thief: their counts become atomic from now on. Those not yet shared are this
-    // worker's (only the worker that made a frame touches it until it is shared).
-    if (x != 0)
-      for (F* g = item_frame(x); g && !flag(g->shared); g = g->parent) {
-        set<bool>(g->shared, true);
-        if (flag(g->returned)) break;
-      }
-    workers_[thief]->transfer.store(x, std::memory_order_release);
-  }
-
-  // Asks `victim` for work and waits for the answer (answering requests to w meanwhile, with
-  // nothing: w has no items). Returns the item, or 0.
-  std::uint64_t ask(Worker& w, std::size_t me, Worker& victim) {
-    w.transfer.store(kWaiting, std::memory_order_relaxed);
-    std::uint32_t expected = kNoRequest;
-    if (!victim.request.compare_exchange_strong(expected, static_cast<std::uint32_t>(me),
-                                                std::memory_order_acq_rel)) {
-      return 0;
-    }
-    for (unsigned spins = 0;; ++spins) {
-      std::uint64_t x = w.transfer.load(std::memory_order_acquire);
-      if (x != kWaiting) return x;
-      answer(w);
-      if (spins < 256) continue;  // an answer takes about one block of the victim
-      if (done_.load(std::memory_order_acquire)) {
-        // The victim has stopped or will: take back the request if it is still there.
-        expected = static_cast<std::uint32_t>(me);
-        if (victim.request.compare_exchange_strong(expected, kNoRequest)) return 0;
-      }
-      std::this_thread::yield();
-    }
+    stealing_.run(
+        me, [this](Worker& w, std::uint64_t x) { run_block(w, item_frame(x), item_block(x)); },
+        [](std::uint64_t x) {
+          for (F* g = item_frame(x); g && !flag(g->shared); g = g->parent) {
+            set<bool>(g->shared, true);
+            if (flag(g->returned)) break;
+          }
+        });
   }
 
   // ---- blocks ----
@@ -1081,7 +436,7 @@ class Executor {
     Token* const slots = f->slots;
     const std::uint32_t* const inputs = s.inputs.data();
     const ScheduledNode* const end = s.nodes.data() + blk.end;
-    const std::size_t pushed = w.stack.size();  // the block's calls after the first go here
+    const std::size_t pushed = w.list.stack.size();  // the block's calls after the first go here
     w.tokens += blk.sources;
     for (const ScheduledNode* np = s.nodes.data() + blk.first; np != end; ++np) {
       const ScheduledNode& n = *np;
@@ -1142,10 +497,10 @@ class Executor {
           fire_site(w, f, n, in);
           continue;
         case NodeKind::Exit: {
-          Token t = slots[in[0]];
-          internal_check(!t.is_absent(), "a body's output is absent");
-          ++w.tokens;
-          if (t.is_dead()) ++w.dead;
+          const Token t = slots[in[0]];
+          const rules::Firing r = rules::fire_forward(t);
+          w.tokens += r.fired;
+          if (r.dead) ++w.dead;
           fire_exit(w, f, n, t);
           continue;
         }
@@ -1189,8 +544,9 @@ class Executor {
       w.holds = 0;
       // The first call runs next; the others are on the stack, which runs the last pushed
       // first: turned round, they run in the block's order, sequential evaluation's.
-      if (w.stack.size() - pushed > 1)
-        std::reverse(w.stack.begin() + static_cast<std::ptrdiff_t>(pushed), w.stack.end());
+      if (w.list.stack.size() - pushed > 1)
+        std::reverse(w.list.stack.begin() + static_cast<std::ptrdiff_t>(pushed),
+                     w.list.stack.end());
     }
     hand_on(w, f, blk);
   }
@@ -1223,11 +579,11 @@ class Executor {
       if (heir != 0 || x.empty) {
         ready(w, f, x.block);
       } else {
-        heir = item(f, x.block);
+        heir = work_item(f, x.block);
       }
     }
     if (heir != 0) {
-      enqueue(w, heir);
+      w.list.enqueue(heir);
     } else {
       release(w, f, 1);
     }
@@ -1328,10 +684,9 @@ class Executor {
     for (std::uint32_t i = 0; i < 3; ++i) {
       if (!(x.merge_inputs & (1u << i))) continue;
       const Token& t = f->slots[x.merge_slots[i]];
-      if (t.is_absent()) continue;
-      if (i == 2 && !propagate_) {
-        n += t.is_live() ? 2 : 3;
-      } else {
+      if (i == 2) {
+        n += rules::merge_settled_by_predicate(t, propagate_);
+      } else if (!t.is_absent()) {
         n += 1;
       }
     }
@@ -1354,21 +709,18 @@ class Executor {
       if (c != State::Absent) ++w.tokens;
       if (c == State::Dead) ++w.dead;
     }
-    bool dead = false;
-    const Bottom* bottom = nullptr;
-    for (std::uint32_t i = 0; i < n.nin; ++i) {
-      const Token& t = slots[in[i]];
-      if (t.is_absent()) {
-        emit_all(f, n, Token::absent());
-        return;
-      }
-      if (t.is_dead()) dead = true;
-      if (t.is_bottom()) bottom = earlier(bottom, t.bottom());
+    Token bottom = Token::dead();
+    const rules::Strictness st = rules::strict_inputs(
+        n.nin, [&](std::uint32_t i) -> const Token& { return slots[in[i]]; },
+        [](const Token& a, const Token& b) { return earlier(a, b); }, bottom);
+    if (st == rules::Strictness::Absent) {
+      emit_all(f, n, Token::absent());
+      return;
     }
     w.tokens += 1 + n.elided;  // (its elided Switches fire when it does: SwitchElision)
-    if (dead || bottom) {
-      if (dead) ++w.dead;
-      emit_all(f, n, dead ? Token::dead() : Token::undefined(bottom));
+    if (st != rules::Strictness::Live) {
+      w.dead += rules::strict_firing(st).dead;
+      emit_all(f, n, st == rules::Strictness::Dead ? Token::dead() : bottom);
       return;
     }
     switch (n.kind) {
@@ -1430,10 +782,10 @@ class Executor {
   void apply_store(F* f, const ScheduledNode& n, const std::uint32_t* in) {
     Token* slots = f->slots;
     if (n.kind == NodeKind::Save) {
-      save(f->tag, n.index, slots[in[0]].value());
+      store_.save(f->tag, n.index, slots[in[0]].value());
       slots[n.out] = slots[in[0]];
     } else {
-      slots[n.out] = Token::live(take(f->tag, n.index, n.info->control));
+      slots[n.out] = Token::live(store_.take(f->tag, n.index, n.info->control));
     }
   }
 
@@ -1462,51 +814,18 @@ class Executor {
       f->slots[n.out + k] = Token::live(yp[k]);
   }
 
-  // Switch (d, p) (Sec. 3.2): d to the side the predicate selects; the other side gets a dead
-  // token (Deadness::Propagate) or nothing. A bottom predicate sends nothing (or dead tokens)
-  // into both branches; the Merge, which also reads the predicate, reports it.
+  // Switch (d, p) and Merge (t, e, p): firing_rules.hpp.
   void fire_switch(Worker& w, Token* slots, const ScheduledNode& n, const std::uint32_t* in) {
-    const Token d = slots[in[0]];
-    const Token p = slots[in[1]];
-    Token* out = slots + n.out;
-    if (d.is_live() && p.is_live()) {  // the common case
-      ++w.tokens;
-      const bool taken = p.value() != 0;
-      out[taken ? 0 : 1] = d;
-      out[taken ? 1 : 0] = propagate_ ? Token::dead() : Token::absent();
-      return;
-    }
-    if (d.is_absent() || p.is_absent()) {
-      out[0] = out[1] = Token::absent();
-      return;
-    }
-    ++w.tokens;
-    Token untaken = propagate_ ? Token::dead() : Token::absent();
-    if (!p.is_live() || d.is_dead()) {
-      if (propagate_) ++w.dead;
-      out[0] = out[1] = untaken;
-      return;
-    }
-    bool taken = p.value() != 0;
-    out[taken ? 0 : 1] = d;
-    out[taken ? 1 : 0] = untaken;
+    const rules::Firing r =
+        rules::fire_switch(slots[in[0]], slots[in[1]], propagate_, slots[n.out], slots[n.out + 1]);
+    w.tokens += r.fired;
+    if (r.dead) ++w.dead;
   }
-
-  // Merge (t, e, p): the input the predicate selects; a predicate that is not live is
-  // forwarded.
   void fire_merge(Worker& w, Token* slots, const ScheduledNode& n, const std::uint32_t* in) {
-    const Token p = slots[in[2]];
-    if (p.is_absent()) {
-      slots[n.out] = Token::absent();
-      return;
-    }
-    ++w.tokens;
-    if (!p.is_live()) {
-      if (p.is_dead()) ++w.dead;
-      slots[n.out] = p;
-      return;
-    }
-    slots[n.out] = slots[in[p.value() != 0 ? 0 : 1]];
+    const rules::Firing r =
+        rules::fire_merge(slots[in[0]], slots[in[1]], slots[in[2]], slots[n.out]);
+    w.tokens += r.fired;
+    if (r.dead) ++w.dead;
   }
 
   // A folded tail (schedule.hpp, ScheduledNode::side): the Merge on the body's output and its
@@ -1537,6 +856,9 @@ class Executor {
   // The tail of one Merge.
   static Token merge_tail_token(Worker& w, const Token* slots, const ScheduledNode& n,
                                 const std::uint32_t* in) {
+    // The Merge's rule (firing_rules.hpp, merge_choice) on its side's input only: a predicate
+    // that is not live is sent (or nothing, without one); a live one that selects the side
+    // sends its input (Token::selects).
     const Token p = slots[in[1]];
     if (!p.is_live()) {
       if (!n.sends_bottom || p.is_absent()) return Token::absent();
@@ -1544,7 +866,7 @@ class Executor {
       if (p.is_dead()) w.dead += 2;
       return p;
     }
-    if ((p.value() != 0) != (n.side == 0)) return Token::absent();
+    if (!p.selects(n.side)) return Token::absent();
     const Token t = slots[in[0]];
     internal_check(!t.is_absent(), "a body's output is absent");
     w.tokens += 2;  // the Merge's firing and the Exit's
@@ -1553,7 +875,7 @@ class Executor {
   }
 
   // The tail of a chain of Merges (it sends no bottom): it fires when each predicate is live
-  // and selects its side.
+  // and selects its side (Token::selects: the Merge's choice of that side).
   [[gnu::noinline]] static Token chain_tail_token(Worker& w, const Token* slots,
                                                   const ScheduledNode& n, const std::uint32_t* in) {
     for (std::uint32_t i = 1; i < n.nin; ++i)
@@ -1654,19 +976,16 @@ class Executor {
   [[gnu::always_inline]] inline void run_held(Worker& w, F* f, std::uint32_t b) {
     const Block& blk = f->code->blocks[b];
     if (blk.first != blk.end) {
-      enqueue(w, item(f, b));
+      w.list.enqueue(work_item(f, b));
       return;
     }
     w.tokens += blk.sources;
     hand_on(w, f, blk);
   }
 
-  // Call_i (every Call of site i at once, arguments then control): the tag t becomes t/i.
-  // Dead tokens never enter the callee: dead Calls send dead tokens to the site's Returns
-  // (the control edge Call -> Return, Sec. 5.4.6). The control Call charges fuel and the
-  // frame budget; a refusal goes to the Returns. A call is strict in its argument, as in call
-  // by value: a bottom argument goes to the Returns too, without entering the callee (which
-  // may not use it, and could run forever on it where the sequential evaluators stop).
+  // Call_i (every Call of site i at once, arguments then control; the rule is
+  // firing_rules.hpp's call_site_choice): the tag t becomes t/i. The control Call charges fuel
+  // and the frame budget; a refusal goes to the Returns.
   void fire_site(Worker& w, F* f, const ScheduledNode& n, const std::uint32_t* in) {
     const Token* slots = f->slots;
     const CallSite& s = g_.sites[n.site];
@@ -1687,16 +1006,15 @@ class Executor {
   [[gnu::noinline]] void fire_site_not_live(Worker& w, F* f, const ScheduledNode& n,
                                             const std::uint32_t* in, const CallSite& s) {
     const Token* slots = f->slots;
-    const State control = slots[in[n.nin - 1]].state();
-    bool same = true;  // every Call of a site is on the same side of every Switch
-    for (std::uint32_t j = 0; j + 1 < n.nin; ++j)
-      same = same && (slots[in[j]].is_absent()) == (control == State::Absent) &&
-             (slots[in[j]].is_dead()) == (control == State::Dead);
-    internal_check(same, "the Calls of a call site disagree on deadness");
-    if (control == State::Absent) return;
-    w.tokens += n.nin;
-    if (control == State::Dead) {
-      w.dead += n.nin;
+    Token first = Token::dead();
+    const rules::CallChoice c = rules::call_site_choice(
+        n.nin, [&](std::uint32_t j) -> const Token& { return slots[in[j]]; },
+        [](const Token& a, const Token& b) { return earlier(a, b); }, first);
+    const rules::Firing r = rules::call_site_firing(c);
+    w.tokens += r.fired * n.nin;
+    w.dead += r.dead * n.nin;
+    if (c == rules::CallChoice::None) return;
+    if (c == rules::CallChoice::Dead) {
       const Schedule& fs = *f->code;
       for (std::uint32_t r : fs.return_slots[s.local])
         f->slots[r] = Token::dead();
@@ -1704,9 +1022,7 @@ class Executor {
       signal(w, f, fs.return_block[s.local], 1);
       return;
     }
-    const Bottom* bottom = nullptr;
-    for (std::uint32_t j = 0; j < n.nin; ++j)
-      if (slots[in[j]].is_bottom()) bottom = earlier(bottom, slots[in[j]].bottom());
+    const Bottom* bottom = c == rules::CallChoice::Bottom ? first.bottom() : nullptr;
     if (!bottom) bottom = admit(w, f, s);  // a call that is not made charges nothing
     if (bottom) {
       return_undefined(w, f, s, bottom);
@@ -1727,16 +1043,16 @@ class Executor {
       c->slots[cs.input_slots[j]] = slots[in[j]];
     // The entry block is ready, and no other worker holds c yet.
     set<std::int64_t>(c->live, live_of(c) + 1);
-    enqueue(w, item(c, cs.entry));
+    w.list.enqueue(work_item(c, cs.entry));
   }
 
   // The control Call's charge: nullptr, or the refusal (no fuel, or too many frames).
   // Adjoint sites and an rd's two sites charge no fuel (CallSite::charges_fuel).
   const Bottom* admit(Worker& w, const F* f, const CallSite& s) {
     if (const Bottom* b = over_budget(w, f, s)) return b;
-    if (s.charges_fuel && !take_fuel(w)) return fuel_exhausted(f, s);
+    if (s.charges_fuel && !budgets_.take_fuel(w.budget)) return fuel_exhausted(f, s);
     // The frame is not made yet: it would be one more.
-    if (!frame_allowed(w)) return frames_exhausted(f, s);
+    if (!budgets_.frame_allowed(w.budget)) return frames_exhausted(f, s);
     return nullptr;
   }
 
@@ -1748,28 +1064,12 @@ class Executor {
     if (budget_failed_.load(std::memory_order_acquire)) return refused(f, s.pos, s.loc);
     try {
       check_resources();
-      if (bounded_ && (++w.polls & 255u) == 0) check_bound();
+      if (bounded_ && (++w.polls & 255u) == 0) clock_.check();
       return nullptr;
     } catch (const BudgetExceeded&) {
       return budget_exhausted(f, s.pos, s.loc);
     } catch (const RunBoundExceeded&) {
       return budget_exhausted(f, s.pos, s.loc);
-    }
-  }
-
-  // GraphOptions::bound.
-  void check_bound() const {
-    const RunBound& b = o_.bound;
-    const double took =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-    if (b.seconds > 0 && took > b.seconds)
-      throw RunBoundExceeded("the run took more than its bound of " + std::to_string(b.seconds) +
-                             " s");
-    if (b.memory_growth_bytes > 0) {
-      const std::uint64_t now = resident_memory_bytes();
-      if (now > resident_at_start_ && now - resident_at_start_ > b.memory_growth_bytes)
-        throw RunBoundExceeded("the run grew resident memory by more than its bound of " +
-                               std::to_string(b.memory_growth_bytes >> 20) + " MiB");
     }
   }
 
@@ -1789,9 +1089,7 @@ class Executor {
   // A call at `pos` of frame f refused by the budget: a bottom with its own place in
   // evaluation order, so that run() can tell whether an undefinedness comes before it.
   const Bottom* refused(const F* f, std::uint32_t pos, SourceLoc loc) {
-    return make_bottom(f, pos,
-                       Undefined(UndefinedKind::Depth, loc, "a resource budget is exhausted", {}),
-                       /*budget=*/true);
+    return make_bottom(f, pos, budget_refused_error(loc), /*budget=*/true);
   }
 
   // The Returns of site s in frame f receive `bottom`.
@@ -1802,70 +1100,13 @@ class Executor {
     signal(w, f, fs.return_block[s.local], 1);
   }
 
-  // Fuel is one budget, taken per control Call. With several threads each worker takes it
-  // from the pool in small portions; a worker that finds the pool empty takes what the others
-  // hold before refusing, so the run is refused exactly when the budget is spent.
-  bool take_fuel(Worker& w) {
-    if constexpr (!Threaded) {
-      if (fuel_pool_ <= 0) return false;
-      --fuel_pool_;
-      return true;
-    } else {
-      for (;;) {
-        std::int64_t mine = w.fuel.load(std::memory_order_relaxed);
-        while (mine > 0) {
-          if (w.fuel.compare_exchange_weak(mine, mine - 1, std::memory_order_relaxed)) return true;
-        }
-        std::int64_t pool = fuel_pool_.load();
-        if (pool > 0) {
-          std::int64_t portion = std::clamp<std::int64_t>(
-              pool / (8 * static_cast<std::int64_t>(workers_.size())), 1, 256);
-          fuel_moving_.fetch_add(1);
-          if (fuel_pool_.compare_exchange_weak(pool, pool - portion)) w.fuel.fetch_add(portion);
-          fuel_moving_.fetch_sub(1);
-          continue;
-        }
-        // The pool is empty and stays so: what is left is in the workers' portions, or on its
-        // way there.
-        if (fuel_moving_.load() != 0) {
-          std::this_thread::yield();
-          continue;
-        }
-        for (auto& other : workers_) {
-          std::int64_t theirs = other->fuel.load(std::memory_order_relaxed);
-          while (theirs > 0) {
-            if (other->fuel.compare_exchange_weak(theirs, theirs - 1, std::memory_order_relaxed))
-              return true;
-          }
-        }
-        return false;
-      }
-    }
-  }
-
-  std::int64_t fuel_left() const {
-    std::int64_t left = fuel_pool_;
-    for (const auto& w : workers_)
-      left += w->fuel.load(std::memory_order_relaxed);
-    return left;
-  }
-
-  std::uint64_t calls_made() const {
-    return o_.eval.fuel - static_cast<std::uint64_t>(std::max<std::int64_t>(0, fuel_left()));
-  }
-
   // Running out of fuel or frames is one event: every later refusal shares its record.
   const Bottom* fuel_exhausted(const F* f, const CallSite& s) {
     {
       std::lock_guard<std::mutex> l(mu_);
       if (fuel_bottom_) return fuel_bottom_;
     }
-    Undefined e(UndefinedKind::Fuel, s.loc,
-                "out of fuel after " + std::to_string(calls_made()) + " function calls in '" +
-                    function_name(g_.bodies[s.callee]) + "'",
-                {"the recursion may not terminate; raise the limit with " +
-                 setting_hint(Setting::Fuel, "N")});
-    const Bottom* b = make_bottom(f, s.pos, e);
+    const Bottom* b = make_bottom(f, s.pos, fuel_exhausted_error(g_, s, budgets_.calls_made()));
     std::lock_guard<std::mutex> l(mu_);
     if (!fuel_bottom_) fuel_bottom_ = b;
     return fuel_bottom_;
@@ -1876,35 +1117,10 @@ class Executor {
       std::lock_guard<std::mutex> l(mu_);
       if (frames_bottom_) return frames_bottom_;
     }
-    Undefined e(UndefinedKind::Depth, s.loc,
-                "more than " + std::to_string(o_.max_frames) +
-                    " activations are live at once (calling '" +
-                    function_name(g_.bodies[s.callee]) + "')",
-                {"the graph keeps a frame per live activation; raise the limit with " +
-                 setting_hint(Setting::MaxFrames, "N")});
-    const Bottom* b = make_bottom(f, s.pos, e);
+    const Bottom* b = make_bottom(f, s.pos, frames_exhausted_error(g_, s, o_.max_frames));
     std::lock_guard<std::mutex> l(mu_);
     if (!frames_bottom_) frames_bottom_ = b;
     return frames_bottom_;
-  }
-
-  // Takes n units of fuel for the calls an Rd node's evaluation made (they were charged
-  // against a copy of the remaining budget, so there is enough).
-  void spend_fuel(std::int64_t n) {
-    if constexpr (!Threaded) {
-      fuel_pool_ -= n;
-    } else {
-      fuel_moving_.fetch_add(1);
-      for (auto& w : workers_) {
-        if (n == 0) break;
-        std::int64_t theirs = w->fuel.exchange(0);
-        std::int64_t used = std::min(theirs, n);
-        n -= used;
-        fuel_pool_.fetch_add(theirs - used);
-      }
-      fuel_pool_.fetch_sub(n);
-      fuel_moving_.fetch_sub(1);
-    }
   }
 
   // W.rd_V(x:T. N) on the host: the redex with its letrec groups, evaluated by the compiled
@@ -1919,13 +1135,13 @@ class Executor {
       std::uint64_t calls = 0;
       try {
         r = evaluate_rd(*n.info->rd, x.data(), o_.eval,
-                        static_cast<std::uint64_t>(std::max<std::int64_t>(0, fuel_left())),
-                        calls_made(), names_, calls);
+                        static_cast<std::uint64_t>(std::max<std::int64_t>(0, budgets_.fuel_left())),
+                        budgets_.calls_made(), names_, calls);
       } catch (...) {
-        spend_fuel(static_cast<std::int64_t>(calls));
+        budgets_.spend_fuel(static_cast<std::int64_t>(calls));
         throw;
       }
-      spend_fuel(static_cast<std::int64_t>(calls));
+      budgets_.spend_fuel(static_cast<std::int64_t>(calls));
     } catch (const Undefined& e) {
       emit_all(f, n, Token::undefined(make_bottom(f, n.pos, e)));
       return;

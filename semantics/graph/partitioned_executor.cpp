@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "lang/diagnostics.hpp"
+#include "semantics/graph/firing_rules.hpp"
 #include "semantics/graph/node_value.hpp"
 #include "support/resource_budget.hpp"
 #include "support/setting_hint.hpp"
@@ -19,11 +20,33 @@ constexpr std::uint32_t kNoTag = UINT32_MAX;
 constexpr std::uint8_t kLive = kMessageLive, kDead = kMessageDead, kBottom = kMessageBottom,
                        kAbsent = 3;
 
+// A token as the firing rules (firing_rules.hpp) read it.
 struct Token {
   std::uint8_t state = kLive;
-  double value = 0;
+  double number = 0;
   std::int32_t bottom = -1;  // index of the bottom record
   FrameName child = 0;       // a call site's outputs when entered: the callee's frame
+
+  static Token live(double v) {
+    Token k;
+    k.number = v;
+    return k;
+  }
+  static Token dead() {
+    Token k;
+    k.state = kDead;
+    return k;
+  }
+  static Token absent() {
+    Token k;
+    k.state = kAbsent;
+    return k;
+  }
+  bool is_live() const { return state == kLive; }
+  bool is_dead() const { return state == kDead; }
+  bool is_bottom() const { return state == kBottom; }
+  bool is_absent() const { return state == kAbsent; }
+  double value() const { return number; }
 };
 
 struct BottomRecord {
@@ -181,14 +204,12 @@ struct PartitionRunner::Impl {
     return bottoms[b].key < bottoms[a].key ? b : a;
   }
 
-  static Token dead() {
-    Token k;
-    k.state = kDead;
-    return k;
-  }
-  static Token live(double v) {
-    Token k;
-    k.value = v;
+  static Token dead() { return Token::dead(); }
+  static Token live(double v) { return Token::live(v); }
+  // The earlier of two bottom tokens (firing_rules.hpp).
+  Token earlier(const Token& a, const Token& b) const {
+    Token k = a;
+    k.bottom = earlier(a.bottom, b.bottom);
     return k;
   }
 
@@ -265,7 +286,7 @@ struct PartitionRunner::Impl {
         const Token& admitted = r.in[1];
         if (ctl.state == kDead) ++st.dead_tokens;
         if (o.run_state_machine_copies && ctl.state == kLive && admitted.state == kLive &&
-            admitted.value != 0) {
+            admitted.number != 0) {
           Token k = ctl;
           k.child = admitted.child;
           emit(r.node, 0, r.tag, k);
@@ -288,36 +309,26 @@ struct PartitionRunner::Impl {
     std::vector<Token>& in = r.in;
     switch (n.kind) {
       case NodeKind::Switch: {
-        const Token& d = in[0];
-        const Token& pr = in[1];
-        if (pr.state != kLive || d.state == kDead) {
-          ++st.dead_tokens;
-          emit(r.node, 0, r.tag, dead());
-          emit(r.node, 1, r.tag, dead());
-          return;
-        }
-        bool taken = pr.value != 0;
-        emit(r.node, taken ? 0 : 1, r.tag, d);
-        emit(r.node, taken ? 1 : 0, r.tag, dead());
+        // (Deadness propagated: every node of an activation fires once here.)
+        Token out[2];
+        st.dead_tokens += rules::fire_switch(in[0], in[1], /*propagate=*/true, out[0], out[1]).dead;
+        emit(r.node, 0, r.tag, out[0]);
+        emit(r.node, 1, r.tag, out[1]);
         return;
       }
       case NodeKind::Merge: {
-        const Token& pr = in[2];
-        if (pr.state != kLive) {
-          if (pr.state == kDead) ++st.dead_tokens;
-          emit(r.node, 0, r.tag, pr);
-          return;
-        }
-        emit(r.node, 0, r.tag, in[pr.value != 0 ? 0 : 1]);
+        Token out;
+        st.dead_tokens += rules::fire_merge(in[0], in[1], in[2], out).dead;
+        emit(r.node, 0, r.tag, out);
         return;
       }
       case NodeKind::InputMerge:
       case NodeKind::Return:
-        if (in[0].state == kDead) ++st.dead_tokens;
+        st.dead_tokens += rules::fire_forward(in[0]).dead;
         emit(r.node, 0, r.tag, in[0]);
         return;
       case NodeKind::Exit:
-        if (in[0].state == kDead) ++st.dead_tokens;
+        st.dead_tokens += rules::fire_forward(in[0]).dead;
         if (n.body == g.main) {
           results.emplace_back(n.index, in[0]);
           return;
@@ -329,28 +340,24 @@ struct PartitionRunner::Impl {
       default:
         break;
     }
-    // The strict nodes.
-    bool is_dead = false;
-    std::int32_t b = -1;
-    for (const Token& k : in) {
-      if (k.state == kDead) is_dead = true;
-      if (k.state == kBottom) b = earlier(b, k.bottom);
-    }
+    // The strict nodes (no input is absent here: absent tokens stay in their partition).
+    Token first;
+    const rules::Strictness strict = rules::strict_inputs(
+        static_cast<std::uint32_t>(in.size()),
+        [&](std::uint32_t i) -> const Token& { return in[i]; },
+        [this](const Token& a, const Token& b) { return earlier(a, b); }, first);
+    internal_check(strict != rules::Strictness::Absent, "a strict node fired without a token");
     const std::uint32_t nout = n.num_outputs();
-    if (is_dead || b >= 0) {
-      if (is_dead) ++st.dead_tokens;
-      Token k = dead();
-      if (!is_dead) {
-        k.state = kBottom;
-        k.bottom = b;
-      }
+    if (strict != rules::Strictness::Live) {
+      st.dead_tokens += rules::strict_firing(strict).dead;
+      const Token k = strict == rules::Strictness::Dead ? dead() : first;
       for (std::uint32_t j = 0; j < nout; ++j)
         emit(r.node, j, r.tag, k);
       return;
     }
     std::vector<double> x(in.size()), y(std::max<std::uint32_t>(nout, 1));
     for (std::size_t i = 0; i < in.size(); ++i)
-      x[i] = in[i].value;
+      x[i] = in[i].value();
     std::uint64_t calls = 0;
     std::optional<Undefined> e =
         strict_node_value(n, x.data(), y.data(), o.graph.eval, fuel, names, calls);
@@ -365,15 +372,14 @@ struct PartitionRunner::Impl {
       emit(r.node, j, r.tag, live(y[j]));
   }
 
-  // Call_i (Sec. 5.2.1), every Call of the site at once, on the partition that holds it.
+  // Call_i (Sec. 5.2.1), every Call of the site at once, on the partition that holds it: the
+  // rule is firing_rules.hpp's call_site_choice.
   void fire_site(Ready& r, const PartNode& pn) {
     const CallSite& s = g.sites[pn.site];
     const std::uint32_t nin = static_cast<std::uint32_t>(s.calls.size());
-    const Token& ctl = r.in[nin - 1];
     auto to_returns = [&](const Token& k) {
       // The Sends of the arguments fire (and send nothing): the callee is not entered.
-      Token absent;
-      absent.state = kAbsent;
+      const Token absent = Token::absent();
       for (std::uint32_t j = 0; j < nin; ++j)
         for (const PartDest& d : part.nodes[r.node].outputs[j])
           if (part.nodes[d.node].kind == PartKind::Send) arrive(d.node, d.input, r.tag, absent);
@@ -381,16 +387,19 @@ struct PartitionRunner::Impl {
       for (std::uint32_t ret : part.returns[pn.site])
         arrive(ret, 0, r.tag, k);
     };
-    if (ctl.state == kDead) {
+    Token first;
+    const rules::CallChoice choice = rules::call_site_choice(
+        nin, [&](std::uint32_t j) -> const Token& { return r.in[j]; },
+        [this](const Token& a, const Token& b) { return earlier(a, b); }, first);
+    internal_check(choice != rules::CallChoice::None, "a call site fired without a token");
+    if (choice == rules::CallChoice::Dead) {
       ++st.dead_tokens;
       to_returns(dead());
       emit(r.node, site_admission_port(s), r.tag, dead());
       emit(r.node, site_entered_port(s), r.tag, dead());
       return;
     }
-    std::int32_t b = -1;
-    for (std::uint32_t j = 0; j + 1 < nin; ++j)
-      if (r.in[j].state == kBottom) b = earlier(b, r.in[j].bottom);
+    std::int32_t b = choice == rules::CallChoice::Bottom ? first.bottom : -1;
     if (b < 0) b = admit(r.tag, s);
     if (b >= 0) {
       Token k;
@@ -460,7 +469,7 @@ struct PartitionRunner::Impl {
       m.frame = tags[r.tag].name;
     }
     m.state = k.state;
-    m.value = k.value;
+    m.value = k.number;
     m.child = k.child;
     if (k.state == kBottom) {
       m.error = bottoms[k.bottom].error;
@@ -502,7 +511,7 @@ void PartitionRunner::Impl::deliver(const Message& m) {
   }
   Token k;
   k.state = m.state;
-  k.value = m.value;
+  k.number = m.value;
   k.child = m.child;
   if (m.state == kBottom) {
     bottoms.push_back(BottomRecord{*m.error, m.key});
@@ -542,7 +551,7 @@ std::vector<std::pair<std::uint32_t, Message>> PartitionRunner::results() const 
   for (const auto& [index, k] : x.results) {
     Message m;
     m.state = k.state;
-    m.value = k.value;
+    m.value = k.number;
     if (k.state == kBottom) {
       m.error = x.bottoms[k.bottom].error;
       m.key = x.bottoms[k.bottom].key;
