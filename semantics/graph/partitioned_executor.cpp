@@ -21,24 +21,24 @@ constexpr std::uint8_t kLive = kMessageLive, kDead = kMessageDead, kBottom = kMe
                        kAbsent = 3;
 
 // A token as the firing rules (firing_rules.hpp) read it.
-struct Token {
+struct PartitionToken {
   std::uint8_t state = kLive;
   double number = 0;
   std::int32_t bottom = -1;  // index of the bottom record
   FrameName child = 0;       // a call site's outputs when entered: the callee's frame
 
-  static Token live(double v) {
-    Token k;
+  static PartitionToken live(double v) {
+    PartitionToken k;
     k.number = v;
     return k;
   }
-  static Token dead() {
-    Token k;
+  static PartitionToken dead() {
+    PartitionToken k;
     k.state = kDead;
     return k;
   }
-  static Token absent() {
-    Token k;
+  static PartitionToken absent() {
+    PartitionToken k;
     k.state = kAbsent;
     return k;
   }
@@ -66,13 +66,13 @@ struct TagRecord {
 };
 
 struct Entry {
-  std::vector<Token> in;
+  std::vector<PartitionToken> in;
   std::vector<std::uint8_t> arrived;
 };
 
 struct Ready {
   std::uint32_t node, tag;
-  std::vector<Token> in;
+  std::vector<PartitionToken> in;
 };
 
 }  // namespace
@@ -95,7 +95,7 @@ struct PartitionRunner::Impl {
   std::unordered_map<std::uint64_t, Entry> store;
   std::vector<Ready> ready;
   std::vector<BottomRecord> bottoms;
-  std::vector<std::pair<std::uint32_t, Token>> results;
+  std::vector<std::pair<std::uint32_t, PartitionToken>> results;
   std::vector<Message>* out = nullptr;
   std::uint64_t fuel;
   std::int32_t fuel_bottom = -1, frames_bottom = -1;
@@ -190,9 +190,9 @@ struct PartitionRunner::Impl {
     return key;
   }
 
-  Token bottom(std::uint32_t t, std::uint32_t pos, Undefined e) {
+  PartitionToken bottom(std::uint32_t t, std::uint32_t pos, Undefined e) {
     bottoms.push_back(BottomRecord{std::move(e), key_at(t, pos)});
-    Token k;
+    PartitionToken k;
     k.state = kBottom;
     k.bottom = static_cast<std::int32_t>(bottoms.size() - 1);
     return k;
@@ -204,11 +204,11 @@ struct PartitionRunner::Impl {
     return bottoms[b].key < bottoms[a].key ? b : a;
   }
 
-  static Token dead() { return Token::dead(); }
-  static Token live(double v) { return Token::live(v); }
+  static PartitionToken dead() { return PartitionToken::dead(); }
+  static PartitionToken live(double v) { return PartitionToken::live(v); }
   // The earlier of two bottom tokens (firing_rules.hpp).
-  Token earlier(const Token& a, const Token& b) const {
-    Token k = a;
+  PartitionToken earlier(const PartitionToken& a, const PartitionToken& b) const {
+    PartitionToken k = a;
     k.bottom = earlier(a.bottom, b.bottom);
     return k;
   }
@@ -221,7 +221,7 @@ struct PartitionRunner::Impl {
     return k == NodeKind::InputMerge || k == NodeKind::Return;
   }
 
-  void arrive(std::uint32_t node, std::uint32_t input, std::uint32_t t, const Token& k) {
+  void arrive(std::uint32_t node, std::uint32_t input, std::uint32_t t, const PartitionToken& k) {
     const PartNode& n = part.nodes[node];
     if (any_of(g, n)) {
       ready.push_back(Ready{node, t, {k}});
@@ -250,7 +250,7 @@ struct PartitionRunner::Impl {
     store.erase(key);
   }
 
-  void emit(std::uint32_t node, std::uint32_t port, std::uint32_t t, const Token& k) {
+  void emit(std::uint32_t node, std::uint32_t port, std::uint32_t t, const PartitionToken& k) {
     for (const PartDest& d : part.nodes[node].outputs[port]) {
       std::uint32_t to = t;
       if (d.rule == TagRule::Push) {
@@ -282,12 +282,12 @@ struct PartitionRunner::Impl {
         fire_site(r, n);
         break;
       case PartKind::SiteCopy: {
-        const Token& ctl = r.in[0];
-        const Token& admitted = r.in[1];
+        const PartitionToken& ctl = r.in[0];
+        const PartitionToken& admitted = r.in[1];
         if (ctl.state == kDead) ++st.dead_tokens;
         if (o.run_state_machine_copies && ctl.state == kLive && admitted.state == kLive &&
             admitted.number != 0) {
-          Token k = ctl;
+          PartitionToken k = ctl;
           k.child = admitted.child;
           emit(r.node, 0, r.tag, k);
         }
@@ -306,18 +306,18 @@ struct PartitionRunner::Impl {
 
   void fire_node(Ready& r, const PartNode& pn) {
     const Node& n = g.nodes[pn.orig];
-    std::vector<Token>& in = r.in;
+    std::vector<PartitionToken>& in = r.in;
     switch (n.kind) {
       case NodeKind::Switch: {
         // (Deadness propagated: every node of an activation fires once here.)
-        Token out[2];
+        PartitionToken out[2];
         st.dead_tokens += rules::fire_switch(in[0], in[1], /*propagate=*/true, out[0], out[1]).dead;
         emit(r.node, 0, r.tag, out[0]);
         emit(r.node, 1, r.tag, out[1]);
         return;
       }
       case NodeKind::Merge: {
-        Token out;
+        PartitionToken out;
         st.dead_tokens += rules::fire_merge(in[0], in[1], in[2], out).dead;
         emit(r.node, 0, r.tag, out);
         return;
@@ -341,16 +341,16 @@ struct PartitionRunner::Impl {
         break;
     }
     // The strict nodes (no input is absent here: absent tokens stay in their partition).
-    Token first;
+    PartitionToken first;
     const rules::Strictness strict = rules::strict_inputs(
         static_cast<std::uint32_t>(in.size()),
-        [&](std::uint32_t i) -> const Token& { return in[i]; },
-        [this](const Token& a, const Token& b) { return earlier(a, b); }, first);
+        [&](std::uint32_t i) -> const PartitionToken& { return in[i]; },
+        [this](const PartitionToken& a, const PartitionToken& b) { return earlier(a, b); }, first);
     internal_check(strict != rules::Strictness::Absent, "a strict node fired without a token");
     const std::uint32_t nout = n.num_outputs();
     if (strict != rules::Strictness::Live) {
       st.dead_tokens += rules::strict_firing(strict).dead;
-      const Token k = strict == rules::Strictness::Dead ? dead() : first;
+      const PartitionToken k = strict == rules::Strictness::Dead ? dead() : first;
       for (std::uint32_t j = 0; j < nout; ++j)
         emit(r.node, j, r.tag, k);
       return;
@@ -363,7 +363,7 @@ struct PartitionRunner::Impl {
         strict_node_value(n, x.data(), y.data(), o.graph.eval, fuel, names, calls);
     fuel -= std::min(fuel, calls);
     if (e) {
-      Token k = bottom(r.tag, n.pos, *e);
+      PartitionToken k = bottom(r.tag, n.pos, *e);
       for (std::uint32_t j = 0; j < nout; ++j)
         emit(r.node, j, r.tag, k);
       return;
@@ -377,9 +377,9 @@ struct PartitionRunner::Impl {
   void fire_site(Ready& r, const PartNode& pn) {
     const CallSite& s = g.sites[pn.site];
     const std::uint32_t nin = static_cast<std::uint32_t>(s.calls.size());
-    auto to_returns = [&](const Token& k) {
+    auto to_returns = [&](const PartitionToken& k) {
       // The Sends of the arguments fire (and send nothing): the callee is not entered.
-      const Token absent = Token::absent();
+      const PartitionToken absent = PartitionToken::absent();
       for (std::uint32_t j = 0; j < nin; ++j)
         for (const PartDest& d : part.nodes[r.node].outputs[j])
           if (part.nodes[d.node].kind == PartKind::Send) arrive(d.node, d.input, r.tag, absent);
@@ -387,10 +387,10 @@ struct PartitionRunner::Impl {
       for (std::uint32_t ret : part.returns[pn.site])
         arrive(ret, 0, r.tag, k);
     };
-    Token first;
+    PartitionToken first;
     const rules::CallChoice choice = rules::call_site_choice(
-        nin, [&](std::uint32_t j) -> const Token& { return r.in[j]; },
-        [this](const Token& a, const Token& b) { return earlier(a, b); }, first);
+        nin, [&](std::uint32_t j) -> const PartitionToken& { return r.in[j]; },
+        [this](const PartitionToken& a, const PartitionToken& b) { return earlier(a, b); }, first);
     internal_check(choice != rules::CallChoice::None, "a call site fired without a token");
     if (choice == rules::CallChoice::Dead) {
       ++st.dead_tokens;
@@ -402,7 +402,7 @@ struct PartitionRunner::Impl {
     std::int32_t b = choice == rules::CallChoice::Bottom ? first.bottom : -1;
     if (b < 0) b = admit(r.tag, s);
     if (b >= 0) {
-      Token k;
+      PartitionToken k;
       k.state = kBottom;
       k.bottom = b;
       to_returns(k);
@@ -414,11 +414,11 @@ struct PartitionRunner::Impl {
     // This partition names the activation for all (docs/graph-partition.md).
     const FrameName name = next_name++;
     for (std::uint32_t j = 0; j < nin; ++j) {
-      Token k = r.in[j];
+      PartitionToken k = r.in[j];
       k.child = name;
       emit(r.node, j, r.tag, k);
     }
-    Token admitted = live(1);
+    PartitionToken admitted = live(1);
     admitted.child = name;
     emit(r.node, site_admission_port(s), r.tag, admitted);
     emit(r.node, site_entered_port(s), r.tag, live(0));
@@ -456,7 +456,7 @@ struct PartitionRunner::Impl {
 
   void send(Ready& r, const PartNode& pn) {
     const Channel& c = p.channels[pn.channel];
-    const Token& k = r.in[0];
+    const PartitionToken& k = r.in[0];
     if (k.state == kAbsent) return;
     Message m;
     m.channel = pn.channel;
@@ -509,7 +509,7 @@ void PartitionRunner::Impl::deliver(const Message& m) {
     early[m.frame].push_back(m);
     return;
   }
-  Token k;
+  PartitionToken k;
   k.state = m.state;
   k.number = m.value;
   k.child = m.child;

@@ -21,15 +21,15 @@
 namespace adlang::graph {
 namespace {
 
-constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint32_t kNoIndex = std::numeric_limits<std::uint32_t>::max();
 
 // An activation: the tag t/i as its parent t and its call site i (global), as in executor.hpp.
 struct RefFrame {
   std::uint32_t body = 0;
-  std::uint32_t parent = kNone;
-  std::uint32_t site = kNone;
+  std::uint32_t parent = kNoIndex;
+  std::uint32_t site = kNoIndex;
   std::uint32_t exits_pending = 0;  // outputs not yet sent
-  std::uint32_t tag = kNone;        // its tag in the store (docs/graph-ad.md), or none
+  std::uint32_t tag = kNoIndex;     // its tag in the store (docs/graph-ad.md), or none
   bool returned = false;            // every output sent
   // The positions of the call sites from the main body down to it (token.hpp's Bottom key
   // without the node's place).
@@ -55,7 +55,7 @@ class Reference {
   Value<double> run(const std::vector<Value<double>>& inputs, GraphStats* stats) {
     const Body& main = g_.bodies[g_.main];
     results_.assign(main.exits.size(), std::nullopt);
-    const std::uint32_t root = new_frame(g_.main, kNone, kNone);
+    const std::uint32_t root = new_frame(g_.main, kNoIndex, kNoIndex);
     std::size_t k = 0;
     for (const Value<double>& v : inputs)
       for (double x : v) {
@@ -153,13 +153,13 @@ class Reference {
     f.parent = parent;
     f.site = site;
     f.exits_pending = static_cast<std::uint32_t>(g_.bodies[body].exits.size());
-    if (parent != kNone) {
+    if (parent != kNoIndex) {
       f.path = frames_[parent].path;
       f.path.push_back(g_.sites[site].pos);
     }
-    if (site != kNone && g_.sites[site].tagged) {
+    if (site != kNoIndex && g_.sites[site].tagged) {
       const std::uint32_t up = frames_[parent].tag;
-      internal_check(up != kNone, "a tagged call from a frame without a tag");
+      internal_check(up != kNoIndex, "a tagged call from a frame without a tag");
       auto [it, fresh] = tag_children_.emplace(std::make_pair(up, g_.sites[site].mirror), tags_);
       if (fresh) ++tags_;
       f.tag = it->second;
@@ -176,8 +176,8 @@ class Reference {
   // executor.cpp, an undefinedness below a frame that has sent its outputs reaches no result.
   std::vector<std::uint32_t> key_at(std::uint32_t f, std::uint32_t pos) const {
     std::vector<std::uint32_t> k;
-    for (std::uint32_t x = f; frames_[x].parent != kNone; x = frames_[x].parent) {
-      if (frames_[x].returned) return {kNone};
+    for (std::uint32_t x = f; frames_[x].parent != kNoIndex; x = frames_[x].parent) {
+      if (frames_[x].returned) return {kNoIndex};
       k.push_back(g_.sites[frames_[x].site].pos);
     }
     std::reverse(k.begin(), k.end());
@@ -349,7 +349,7 @@ class Reference {
   // saved there: a cotangent nothing was added to). docs/graph-ad.md.
   void store(std::uint32_t f, const Node& n, double v) {
     const std::uint32_t tag = frames_[f].tag;
-    internal_check(tag != kNone, "a Save or a Load in a frame without a tag");
+    internal_check(tag != kNoIndex, "a Save or a Load in a frame without a tag");
     const auto at = std::make_pair(tag, n.index);
     if (n.kind == NodeKind::Save) {
       internal_check(saved_.emplace(at, v).second, "a value saved twice by one activation");
@@ -408,7 +408,7 @@ class Reference {
       fr.returned = true;
       --live_frames_;
     }
-    if (fr.parent == kNone) {
+    if (fr.parent == kNoIndex) {
       results_[n.index] = t;
       return;
     }
