@@ -37,8 +37,8 @@ const char* needed_library(int argc, char** argv) {
   if (argc < 2) return "the list of subcommands";
   const std::string_view command = argv[1];
   // The lean adlang's subcommands (the table's `lean` column); anything else (repl, pyrewrite,
-  // kernel, --help, --version, a mistake) is adlang-full's, whose help and messages list every
-  // subcommand.
+  // kernel, serve, --help, --version, a mistake) is adlang-full's, whose help and messages list
+  // every subcommand.
   bool lean = false;
   for (const Subcommand& c : subcommands())
     lean = lean || (c.lean && command == c.name);

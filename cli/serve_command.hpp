@@ -1,9 +1,10 @@
 // adlang serve: the built playground (web/, docs/playground.md) served over HTTP on 127.0.0.1
-// only, for local use: a static file server (GET and HEAD), no server-side code.
+// only, for local use: a static file server (GET and HEAD), no server-side code, on
+// cpp-httplib (Debian: libcpp-httplib-dev). The library links OpenSSL, zlib and brotli, so
+// only adlang-full has this command; the lean adlang hands it over (cli/full_build.hpp).
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <ostream>
 #include <string>
 
@@ -17,15 +18,6 @@ struct ServeOptions {
   std::uint16_t port = 8000;  // 0: a free port, chosen by the system
   std::string dir;            // the page's folder; empty: the build's (ADLANG_PLAYGROUND_DIR)
 };
-
-// The file under `root` that a request target ("/", "/index.html?x=1", "/a%20b.js") names,
-// or nullopt when the target is not an absolute path, has a malformed %-escape, a NUL, or a
-// ".." segment (it would leave `root`). "/" and paths ending in "/" name their index.html.
-std::optional<std::string> request_file(const std::string& root, const std::string& target);
-
-// The Content-Type of a file by its extension (application/wasm for .wasm, which browsers
-// require to compile it streaming); application/octet-stream when unknown.
-const char* content_type(const std::string& path);
 
 // Serves until killed. Prints "serving DIR at http://127.0.0.1:PORT/" on `out` once listening
 // (PORT is the chosen one when 0 was asked). Exit code 2 when DIR holds no built page or the

@@ -1,5 +1,6 @@
 // The table of cli/subcommands.hpp. Compiled into each executable (not the cli library), since
-// adlang-full has the Jupyter kernel's row and the lean adlang does not (ADLANG_WITH_KERNEL).
+// adlang-full has rows the lean adlang does not: the Jupyter kernel's (ADLANG_WITH_KERNEL) and
+// serve's (its HTTP library links OpenSSL, zlib and brotli; ADLANG_LEAN), which it hands over.
 #include "cli/subcommands.hpp"
 
 #include "cli/checker_commands.hpp"
@@ -33,7 +34,9 @@ const Subcommand kSubcommands[] = {
 #ifdef ADLANG_WITH_KERNEL
     {"kernel", false, None, &register_kernel_command},
 #endif
-    {"serve", true, None, &register_serve_command},
+#ifndef ADLANG_LEAN
+    {"serve", false, None, &register_serve_command},
+#endif
 };
 
 }  // namespace

@@ -31,7 +31,7 @@ struct Subcommand {
 };
 
 // In the order of `adlang --help`. In the lean adlang, the rows of subcommands it never runs
-// (the Jupyter kernel) are left out, and it hands them over to adlang-full.
+// (the Jupyter kernel, serve) are left out, and it hands them over to adlang-full.
 std::span<const Subcommand> subcommands();
 
 }  // namespace adlang::cli

@@ -11,6 +11,9 @@ packages=(
   procps bc
   graphviz libgraphviz-dev
   nlohmann-json3-dev
+  # The HTTP server of `adlang serve` (docs/playground.md): cpp-httplib 0.11, a shared library
+  # with OpenSSL, zlib and brotli (its -dev package brings theirs); only adlang-full links it.
+  libcpp-httplib-dev
 )
 # The teaching views: the REPL's line editing (libedit-dev), trace pictures (graphviz), plots
 # (gnuplot-nox), and compiling LaTeX derivations (pdflatex with mathpartir: texlive-latex-base
