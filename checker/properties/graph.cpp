@@ -395,46 +395,27 @@ Outcome graph_rd_agrees_on(const Term& term, const std::vector<std::pair<Name, T
 
 namespace {
 
-// The graph computes in double only; it must agree to the bit (no confirmation step).
-struct GraphAgrees {
+// A graph property: the graph computes in double only, and must agree to the bit (no
+// confirmation step). `on` checks the program's term on its inputs (graph_inputs).
+template <Outcome (*on)(const Term&, const std::vector<std::pair<Name, Type>>&,
+                        const std::vector<Value<double>>&, const CheckConfig&)>
+struct OnGraphInputs {
   template <class S>
   static Outcome check(Case<S>& k) {
     if constexpr (std::is_same_v<S, double>) {
-      return graph_agrees(k.program(), k.config());
+      std::vector<std::pair<Name, Type>> inputs;
+      std::vector<Value<double>> values;
+      graph_inputs(k.program(), inputs, values);
+      return on(k.program().term, inputs, values, k.config());
     } else {  // PrecisionRule::DoubleOnly: the registry never runs it in another precision
-      throw InternalError("internal error: graph-agrees run in a precision other than double");
+      throw InternalError("internal error: a graph property run in a precision other than double");
     }
   }
 };
 
-struct GraphReferenceAgrees {
-  template <class S>
-  static Outcome check(Case<S>& k) {
-    if constexpr (std::is_same_v<S, double>) {
-      std::vector<std::pair<Name, Type>> inputs;
-      std::vector<Value<double>> values;
-      graph_inputs(k.program(), inputs, values);
-      return graph_reference_agrees_on(k.program().term, inputs, values, k.config());
-    } else {  // PrecisionRule::DoubleOnly
-      throw InternalError(
-          "internal error: graph-ref-agrees run in a precision other than double");
-    }
-  }
-};
-
-struct GraphRdAgrees {
-  template <class S>
-  static Outcome check(Case<S>& k) {
-    if constexpr (std::is_same_v<S, double>) {
-      std::vector<std::pair<Name, Type>> inputs;
-      std::vector<Value<double>> values;
-      graph_inputs(k.program(), inputs, values);
-      return graph_rd_agrees_on(k.program().term, inputs, values, k.config());
-    } else {  // PrecisionRule::DoubleOnly
-      throw InternalError("internal error: graph-rd-agrees run in a precision other than double");
-    }
-  }
-};
+using GraphAgrees = OnGraphInputs<&graph_agrees_on>;
+using GraphReferenceAgrees = OnGraphInputs<&graph_reference_agrees_on>;
+using GraphRdAgrees = OnGraphInputs<&graph_rd_agrees_on>;
 
 struct PartitionedAgrees {
   template <class S>
