@@ -19,9 +19,12 @@
 #include <vector>
 
 #include "conform/conformance.hpp"
+#include "median.hpp"
 #include "support/stack.hpp"
 
 namespace {
+
+using adlang::bench::median;
 
 struct System {
   std::string name;
@@ -29,11 +32,6 @@ struct System {
   std::vector<double> rate, adapter_share, own_rate;
   std::array<std::uint64_t, adlang::conform::kConformClassCount> counts{};
 };
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 }  // namespace
 

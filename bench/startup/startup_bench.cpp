@@ -21,7 +21,11 @@
 #include <string>
 #include <vector>
 
+#include "median.hpp"
+
 namespace {
+
+using adlang::bench::median;
 
 struct Command {
   std::string label;
@@ -52,11 +56,6 @@ bool run_once(Command& c) {
   c.cpu_ms.push_back((usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 +
                      (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3);
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 bool on_path(const std::string& tool) {
