@@ -4,12 +4,19 @@
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten/stack.h>
+#else
+#include <sys/mman.h>
+#include <ucontext.h>
 #endif
 
 #include <algorithm>
+#include <cstdint>
 #include <exception>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace adlang {
 
@@ -44,15 +51,125 @@ struct Job {
   std::exception_ptr error;
 };
 
-void* run_job(void* p) {
-  Job* job = static_cast<Job*>(p);
+void run_job(Job& job) {
   try {
-    (*job->body)();
+    (*job.body)();
   } catch (...) {
-    job->error = std::current_exception();
+    job.error = std::current_exception();
   }
+}
+
+#if !defined(__EMSCRIPTEN__)
+void* run_job_on_thread(void* p) {
+  run_job(*static_cast<Job*>(p));
   return nullptr;
 }
+
+// A large stack for `body`, on a new thread: the path under AddressSanitizer, which cannot
+// follow a switch of stacks within one thread (swapcontext), and the fallback when no stack
+// can be mapped.
+void run_on_new_thread(Job& job, std::size_t bytes) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, bytes);
+  pthread_t thread;
+  int rc = pthread_create(&thread, &attr, &run_job_on_thread, &job);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) {
+    // Could not get a large stack (address space limits): run here, still guarded.
+    run_job(job);
+    return;
+  }
+  pthread_join(thread, nullptr);
+}
+
+// The stacks mapped so far and not in use. A stack is mapped once and kept for the process's
+// life: the command line runs one body per process, and a new mapping and its unmapping would
+// be most of a trivial program's start-up (docs/performance.md, "Start-up"); the REPL, the
+// kernel and the tests run many, one after another. A stack taken again is first given back
+// to the system (MADV_DONTNEED), so a deep recursion's pages do not stay resident.
+struct StackRegion {
+  char* base = nullptr;  // the lowest address: one guard page, then the usable stack
+  std::size_t bytes = 0;
+  bool used = false;  // has run a body since it was mapped or given back
+};
+
+constexpr std::size_t kGuardBytes = 64 * 1024;
+
+std::mutex& free_stacks_mutex() {
+  static std::mutex* m = new std::mutex;  // never destroyed: used until the process ends
+  return *m;
+}
+
+std::vector<StackRegion>& free_stacks() {
+  static std::vector<StackRegion>* v = new std::vector<StackRegion>;
+  return *v;
+}
+
+std::optional<StackRegion> take_stack(std::size_t bytes) {
+  {
+    std::lock_guard lock(free_stacks_mutex());
+    std::vector<StackRegion>& stacks = free_stacks();
+    for (std::size_t i = 0; i < stacks.size(); ++i) {
+      if (stacks[i].bytes != bytes) continue;
+      StackRegion r = stacks[i];
+      stacks.erase(stacks.begin() + std::ptrdiff_t(i));
+      if (r.used) madvise(r.base + kGuardBytes, r.bytes, MADV_DONTNEED);
+      return r;
+    }
+  }
+  void* p = mmap(nullptr, bytes + kGuardBytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (p == MAP_FAILED) return std::nullopt;
+  char* base = static_cast<char*>(p);
+  if (mprotect(base, kGuardBytes, PROT_NONE) != 0) {
+    munmap(p, bytes + kGuardBytes);
+    return std::nullopt;
+  }
+  return StackRegion{base, bytes, false};
+}
+
+void give_back_stack(StackRegion r) {
+  r.used = true;
+  std::lock_guard lock(free_stacks_mutex());
+  free_stacks().push_back(r);
+}
+
+// The switch onto and back from a stack of the current thread (swapcontext).
+struct StackSwitch {
+  ucontext_t caller;
+  ucontext_t callee;
+  Job* job;
+};
+
+// makecontext passes int arguments only: the StackSwitch's address in two halves.
+void run_switched(unsigned int high, unsigned int low) {
+  auto* sw = reinterpret_cast<StackSwitch*>((std::uintptr_t(high) << 32) | std::uintptr_t(low));
+  run_job(*sw->job);
+  // Returning resumes sw->caller (uc_link).
+}
+
+// Runs the job on `region` in this thread. False if the switch could not be made.
+bool run_on_region(Job& job, const StackRegion& region) {
+  StackSwitch sw{};
+  sw.job = &job;
+  if (getcontext(&sw.callee) != 0) return false;
+  sw.callee.uc_stack.ss_sp = region.base + kGuardBytes;
+  sw.callee.uc_stack.ss_size = region.bytes;
+  sw.callee.uc_link = &sw.caller;
+  const auto address = reinterpret_cast<std::uintptr_t>(&sw);
+  makecontext(&sw.callee, reinterpret_cast<void (*)()>(&run_switched), 2,
+              static_cast<unsigned int>(address >> 32), static_cast<unsigned int>(address));
+  // The passes' depth checks (stack_nearly_exhausted) measure against this stack while the
+  // body runs on it: the same margin as a thread's stack of this size (compute_limit).
+  const char* saved_limit = stack_detail::limit;
+  const std::size_t margin = std::max<std::size_t>(std::size_t(1) << 20, region.bytes / 16);
+  stack_detail::limit = region.base + kGuardBytes + margin;
+  const int rc = swapcontext(&sw.caller, &sw.callee);
+  stack_detail::limit = saved_limit;
+  return rc == 0;
+}
+#endif
 
 }  // namespace
 
@@ -81,18 +198,20 @@ bool compute_nearly_exhausted(const char* here) {
 
 void run_on_large_stack(const std::function<void()>& body, std::size_t bytes) {
   Job job{&body, nullptr};
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, bytes);
-  pthread_t thread;
-  int rc = pthread_create(&thread, &attr, &run_job, &job);
-  pthread_attr_destroy(&attr);
-  if (rc != 0) {
-    // Could not get a large stack (address space limits): run here, still guarded.
-    body();
-    return;
+#ifdef __EMSCRIPTEN__
+  // One stack, the engine's (stack_detail::kBudgetBytes above).
+  (void)bytes;
+  run_job(job);
+#else
+  bool ran = false;
+  if constexpr (!kAddressSanitizer) {
+    if (std::optional<StackRegion> region = take_stack(bytes)) {
+      ran = run_on_region(job, *region);
+      give_back_stack(*region);
+    }
   }
-  pthread_join(thread, nullptr);
+  if (!ran) run_on_new_thread(job, bytes);
+#endif
   if (job.error) std::rethrow_exception(job.error);
 }
 

@@ -101,8 +101,11 @@ inline StackScope check_stack(const char* what, StackFrameBytes bytes = StackFra
 inline constexpr std::size_t kLargeStackBytes =
     kAddressSanitizer ? std::size_t(64) << 20 : std::size_t(4) << 30;
 
-// Runs `body` on a new thread with a stack of `bytes` bytes and waits for it; an exception
-// thrown by `body` is rethrown in the caller.
+// Runs `body` on a stack of `bytes` bytes and returns when it ends; an exception thrown by
+// `body` is rethrown in the caller. The stack is switched to within the calling thread
+// (swapcontext) and kept for the next call; under AddressSanitizer, which cannot follow such a
+// switch, `body` runs on a new thread with a stack of that size. In WebAssembly it runs on
+// the engine's one stack.
 void run_on_large_stack(const std::function<void()>& body, std::size_t bytes = kLargeStackBytes);
 
 }  // namespace adlang
