@@ -25,6 +25,10 @@ struct RunOptions {
   // Stop a property at its first failure (the mutation tests; the CLI runs all programs so
   // that the table shows how often a property fails).
   bool stop_after_first_failure = false;
+  // Threads that run a property's programs at once (the CLI's --jobs). The report is the same
+  // for every number: each program is a pure function of (seed, i), and the verdicts are
+  // counted in program order.
+  unsigned jobs = 1;
 };
 
 struct Counterexample {
@@ -51,7 +55,8 @@ struct RunReport {
 };
 
 // Called after each program: the property's counts so far (`tried` is the programs done,
-// `seconds` the time so far) and its programs in total (this shard).
+// `seconds` the time so far) and its programs in total (this shard). With jobs > 1 it is
+// called from the threads that run programs, one call at a time.
 using ProgressFn = std::function<void(const PropertySummary&, std::uint64_t)>;
 
 // Throws std::invalid_argument for an unknown property name.

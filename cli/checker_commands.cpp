@@ -91,6 +91,12 @@ void register_check_command(CLI::App& app, int& exit_code) {
   check->add_option("--precision", st->precision, "scalar type: double, 50, 100 or exact")
       ->check(CLI::IsMember({"double", "50", "100", "exact"}))
       ->default_str("double");
+  CLI::Option* jobs =
+      check
+          ->add_option("--jobs", st->opts.jobs,
+                       "threads that check programs at once (default: the machine's cores; 1 "
+                       "under mpirun); the report is the same for every number")
+          ->check(CLI::Range(1u, 256u));
   // One program or random ones: the options of the one do not silently pass for the other.
   CLI::Option* file =
       check
@@ -100,7 +106,8 @@ void register_check_command(CLI::App& app, int& exit_code) {
           ->excludes(count)
           ->excludes(seed)
           ->excludes(max_size)
-          ->excludes(shard);
+          ->excludes(shard)
+          ->excludes(jobs);
   check
       ->add_option("--env", st->opts.env,
                    "with FILE: an input value, NAME=VALUE (e.g. x=0.5); repeatable")

@@ -1,9 +1,11 @@
 // adlang check: the paper's theorems as properties over random programs (checker/).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
+#include <thread>
 
 #include "checker/check_ranks.hpp"
 #include "checker/runner.hpp"
@@ -147,6 +149,9 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
   const CheckRanks ranks = check_ranks();
   ro.shard_index = opts.shard_index + opts.shard_count * unsigned(ranks.rank);
   ro.shard_count = opts.shard_count * unsigned(ranks.size);
+  ro.jobs = opts.jobs != 0   ? opts.jobs
+            : ranks.size > 1 ? 1u
+                             : std::max(1u, std::thread::hardware_concurrency());
   checker::CheckConfig config;
   config.precision = opts.precision;
   config.predicates = opts.predicates;

@@ -60,6 +60,9 @@ struct CheckOptions {
   std::uint64_t seed = 1;
   unsigned max_size = 0;  // 0: the default size
   unsigned shard_index = 0, shard_count = 1;
+  // Threads that check programs at once (checker::RunOptions::jobs); 0: the machine's cores,
+  // or 1 under mpirun, where each rank is a process of its own.
+  unsigned jobs = 0;
   Precision precision = Precision::Double;
   PredicateMode predicates = PredicateMode::Strict;
   bool linear_r = false;  // --ad linear: every property with the linear R

@@ -6,10 +6,11 @@
 //
 // BM_Property/<property>/<precision>: one program checked per iteration (program i of seed 1
 // at the default size); items/s is programs/s. BM_DefaultSet/<precision>: one program through
-// every property of the default set per iteration. The table at the end times ordinary
-// evaluation (trace + R + evaluation of R's output; with the paper's R and with the linear R)
-// and the denotational evaluator (tagged forward mode + J^T w) on d-fold nested derivatives of
-// the same function.
+// every property of the default set per iteration. BM_Generate: the programs alone.
+// BM_Run/<jobs>: run_checks over 300 programs with that many threads, wall time. The table at the
+// end times ordinary evaluation (trace + R + evaluation of R's output; with the paper's R and with
+// the linear R) and the denotational evaluator (tagged forward mode + J^T w) on d-fold nested
+// derivatives of the same function.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -66,7 +67,36 @@ void BM_DefaultSet(benchmark::State& state, Precision precision) {
   state.SetItemsProcessed(static_cast<std::int64_t>(i));
 }
 
+// Generation alone: one program per property of the default set, as BM_DefaultSet makes them
+// (the share of the checker's time that is not checking).
+void BM_Generate(benchmark::State& state) {
+  std::uint64_t i = 0;
+  for (auto _ : state) {
+    for (const PropertyInfo& p : all_properties())
+      benchmark::DoNotOptimize(generate_program(1, i, generator_config(p, 0)));
+    ++i;
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(i));
+}
+
+// `adlang check --count 300 --jobs J` as a library call, wall time: items/s is the default
+// set's programs/s, as the command's table counts them (each program through every property).
+void BM_Run(benchmark::State& state) {
+  RunOptions o;
+  o.count = 300;
+  o.jobs = static_cast<unsigned>(state.range(0));
+  std::uint64_t programs = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(run_checks(o, CheckConfig{}));
+    programs += o.count;
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(programs));
+}
+
 void register_all() {
+  benchmark::RegisterBenchmark("BM_Generate", BM_Generate)->MinTime(1.0);
+  for (int jobs : {1, 2, 4})
+    benchmark::RegisterBenchmark("BM_Run", BM_Run)->Arg(jobs)->UseRealTime()->MinTime(2.0);
   for (const PropertyInfo& p : all_properties()) {
     for (Precision prec : {Precision::Double, Precision::Digits50}) {
       std::string n = std::string("BM_Property/") + p.name + "/" + to_string(prec);

@@ -250,6 +250,45 @@ TEST(Runner, ShardsPartitionARun) {
   EXPECT_EQ(passed, whole.properties[0].passed);
 }
 
+// --jobs: the threads take programs in whatever order they finish, and the report (counts,
+// first failure, its shrunk program) must still be the one thread's, also when the run stops
+// at its first failure (the mutation tests) and in a shard.
+TEST(Runner, TheReportIsTheSameForEveryNumberOfJobs) {
+  CheckConfig c;
+  c.predicates = c.den_predicates = PredicateMode::Total;  // so that some programs fail
+  auto shown = [](const RunReport& r) {
+    std::string text;
+    for (const PropertySummary& s : r.properties)
+      text += s.name + " " + std::to_string(s.tried) + " " + std::to_string(s.passed) + " " +
+              std::to_string(s.failed) + " " + std::to_string(s.both_undefined) + " " +
+              std::to_string(s.discarded) + " " +
+              (s.first_failure ? std::to_string(*s.first_failure) : "-") + "\n";
+    for (const Counterexample& cx : r.counterexamples)
+      text += cx.property + " " + std::to_string(cx.index) + "\n" + program_text(cx.shrunk) + "\n" +
+              cx.detail + "\n";
+    return text;
+  };
+  for (bool stop : {false, true}) {
+    for (unsigned shard : {0u, 1u}) {
+      RunOptions o;
+      o.count = 300;
+      o.seed = 3;
+      o.properties = {"correctness-near", "finite-differences", "type-safety"};
+      o.stop_after_first_failure = stop;
+      o.shard_index = shard;
+      o.shard_count = 2;
+      const std::string one = shown(run_checks(o, c));
+      EXPECT_NE(one.find("\ncorrectness-near "), std::string::npos)
+          << "the run must have a counterexample to compare:\n"
+          << one;
+      for (unsigned jobs : {2u, 5u}) {
+        o.jobs = jobs;
+        EXPECT_EQ(shown(run_checks(o, c)), one) << jobs << " jobs, stop " << stop;
+      }
+    }
+  }
+}
+
 TEST(Runner, UnknownPropertyIsRefused) {
   RunOptions o;
   o.properties = {"no-such-property"};

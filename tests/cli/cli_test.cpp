@@ -204,7 +204,7 @@ TEST(Cli, CheckOneProgramShowsWhereTheConventionalDerivativeDiffers) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("unknown property 'nope'"), std::string::npos) << r.err;
   // The options of random programs are refused with one program, --env without it.
-  for (const char* option : {"--count", "--seed", "--max-size"}) {
+  for (const char* option : {"--count", "--seed", "--max-size", "--jobs"}) {
     r = adlang({"check", f, "--env", "x=0.5", option, "5"});
     EXPECT_EQ(r.exit_code, 2) << option;
     EXPECT_NE(r.err.find(std::string(option) + " excludes FILE"), std::string::npos) << r.err;
