@@ -824,7 +824,9 @@ class Executor {
     if (!send_output(f, n, t)) return;
     if (F* parent = f->parent) {
       // f never touches its parent again: its hold on the parent passes to the return block.
-      const std::uint32_t rb = Counts::returned_to(f, root_);
+      // (The main frame matters to a return with several threads only: at one thread, passing
+      // root_ cost a load per return, 1 instruction per call of fib.)
+      const std::uint32_t rb = Counts::returned_to(f, Threaded ? root_ : nullptr);
       if (parent->code->blocks[rb].tail_only) {
         release(w, f, 1);
         return_through_tails(w, parent, rb);
@@ -837,8 +839,8 @@ class Executor {
 
   // Exit_k's token, to the parent's Return_i^k or to the results; whether it was f's last.
   bool send_output(F* f, const ScheduledNode& n, Token t) {
-    if (f->parent) {
-      Counts::return_slot(f, n.index) = t;
+    if (F* parent = f->parent) {
+      parent->slots[parent->code->return_slots[f->local][n.index]] = t;
     } else {
       results_[n.index] = t;
       result_set_[n.index] = 1;
@@ -867,7 +869,7 @@ class Executor {
         release(w, f, 2);
         return;
       }
-      rb = Counts::returned_to(f, root_);
+      rb = Counts::returned_to(f, Threaded ? root_ : nullptr);
       if (!parent->code->blocks[rb].tail_only) {
         run_held(w, parent, rb);
         release(w, f, 2);

@@ -97,14 +97,7 @@ struct FrameCounts {
     return left == 0;
   }
 
-  // ---- the return (Exit_k of t/i to Return_i^k in t) ----
-
-  // Where Exit_k of f sends its token: Return_i^k's slot in the parent (the tag's last call
-  // site selects the Return, which is what the thesis's filter on every Return computes).
-  static Token& return_slot(const Frame* f, std::uint32_t k) {
-    Frame* parent = f->parent;
-    return parent->slots[parent->code->return_slots[f->local][k]];
-  }
+  // ---- the return (Exit_k of t/i to Return_i^k in t: executor.cpp, send_output) ----
 
   // One more of f's outputs has been sent: whether it was the last.
   static bool last_output(Frame* f) {
