@@ -29,7 +29,7 @@ struct CallLink {
 // CallLink, `none` the main frame's parent. An activation that has sent all its outputs
 // (`returned(x)`, or none in an executor that does not track it) reaches no result, nor does an
 // undefinedness below it: it gets the last key. Each frame the walk reaches must be alive, which
-// is the caller's to ensure (executor.cpp, key_at).
+// is the caller's to ensure (frame.hpp, FrameCounts::key_at).
 template <class Ref, class At, class Returned>
 std::vector<std::uint32_t> call_chain_key(const Graph& g, Ref f, std::uint32_t pos, Ref none, At at,
                                           Returned returned) {
