@@ -19,6 +19,7 @@
 #include "semantics/compiled_eval.hpp"
 #include "semantics/graph/budgets.hpp"
 #include "semantics/graph/firing_rules.hpp"
+#include "semantics/graph/frame.hpp"
 #include "semantics/graph/frame_memory.hpp"
 #include "semantics/graph/node_value.hpp"
 #include "semantics/graph/saved_values.hpp"
@@ -38,6 +39,7 @@ namespace {
 template <bool Threaded>
 class Executor {
   using F = Frame;
+  using Counts = FrameCounts<Threaded>;  // frame.hpp
 
  public:
   Executor(const Graph& g, const GraphOptions& o, NameSupply& names)
@@ -110,7 +112,7 @@ class Executor {
     internal_check(k + 1 == ms.input_slots.size(), "graph inputs do not match the program's");
     root->slots[ms.input_slots.back()] = Token::live(0);
     run_workers(root);
-    internal_check(live_of(root) == 0, "work is left in the main frame after termination");
+    internal_check(Counts::live_of(root) == 0, "work is left in the main frame after termination");
     free_frame(w0, root);
     if constexpr (Threaded) {
       for (auto& w : workers_)
@@ -194,52 +196,10 @@ class Executor {
   ChunkSource memory_{Threaded};
   SavedValues store_{Threaded, memory_, clock_};
 
-  // ---- counts ----
-
-  // With several threads, the counts of a shared frame are changed by GCC's and Clang's
-  // __atomic builtins on its plain integers (std::atomic_ref is missing from the libc++ of
-  // the sanitizer and WebAssembly builds); its flags are read and written by them always.
-  template <class T>
-  static T dec(const F* f, T& c, T n) {
-    if constexpr (Threaded) {
-      if (flag(f->shared)) return __atomic_sub_fetch(&c, n, __ATOMIC_ACQ_REL);
-    }
-    return c -= n;
-  }
-  template <class T>
-  static void inc(const F* f, T& c, T n) {
-    if constexpr (Threaded) {
-      if (flag(f->shared)) {
-        __atomic_fetch_add(&c, n, __ATOMIC_RELAXED);
-        return;
-      }
-    }
-    c += n;
-  }
-  template <class T>
-  static void set(T& c, T v) {
-    if constexpr (Threaded) {
-      __atomic_store_n(&c, v, __ATOMIC_RELAXED);
-    } else {
-      c = v;
-    }
-  }
-  template <class T>
-  static T get(const T& c) {
-    if constexpr (Threaded) {
-      return __atomic_load_n(&c, __ATOMIC_RELAXED);
-    } else {
-      return c;
-    }
-  }
-  // A frame's flag that another worker may write (shared, returned).
-  static bool flag(const bool& b) { return get<bool>(b); }
-  static std::int64_t live_of(const F* f) { return get<std::int64_t>(f->live); }
-
   // Drops n from f's count; frees f when it reaches zero (its hold on its parent ended with
   // its last output, fire_exit). The main frame reaching zero is the end of the run.
   [[gnu::always_inline]] inline void release(Worker& w, F* f, std::int64_t n) {
-    if (dec<std::int64_t>(f, f->live, n) != 0) return;
+    if (Counts::dec(f, f->live, n) != 0) return;
     if (f == root_) {
       done_.store(true, std::memory_order_release);
       return;
@@ -302,29 +262,13 @@ class Executor {
       void* mem = f;
       *static_cast<void**>(mem) = w.free_frames[body];
       w.free_frames[body] = mem;
-      if (held == nullptr || dec<std::int64_t>(held, held->live, 1) != 0) return;
+      if (held == nullptr || Counts::dec(held, held->live, 1) != 0) return;
       f = held;  // (never the main frame: returned_to holds no main frame)
     }
   }
 
-  // The key of an undefinedness at node `pos` of frame f (see Bottom). From a frame that has
-  // sent its outputs (or one below it) nothing can reach the result any more, and its parent
-  // may be freed: such an undefinedness gets the last key. Every frame the walk reaches is
-  // alive: f is (its block runs), and a frame holds its parent until it returns, or, when
-  // another worker may return it (shared), until it is freed (returned_to).
-  std::vector<std::uint32_t> key_at(const F* f, std::uint32_t pos) const {
-    std::vector<std::uint32_t> key;
-    for (const F* x = f; x->parent; x = x->parent) {
-      if (get<bool>(x->returned)) return {UINT32_MAX};  // x holds its parent until then
-      key.push_back(g_.sites[x->site].pos);
-    }
-    std::reverse(key.begin(), key.end());
-    key.push_back(pos);
-    return key;
-  }
-
   const Bottom* make_bottom(const F* f, std::uint32_t pos, Undefined e, bool budget = false) {
-    auto b = std::make_unique<Bottom>(Bottom{std::move(e), key_at(f, pos), budget});
+    auto b = std::make_unique<Bottom>(Bottom{std::move(e), Counts::key_at(g_, f, pos), budget});
     const Bottom* p = b.get();
     std::lock_guard<std::mutex> l(mu_);
     bottoms_.push_back(std::move(b));
@@ -358,26 +302,12 @@ class Executor {
       signal_successors(w, f, blk);
       return;
     }
-    inc<std::int64_t>(f, f->live, 1);
+    Counts::inc(f, f->live, 1);
     w.list.enqueue(work_item(f, b));
   }
 
-  // Whether block b of f has all its inputs after n more signals. A block that waits for n
-  // signals in all (one predecessor, or a Merge whose three inputs come at once) has a single
-  // signaller, and its count is not touched.
-  static bool arrive(F* f, std::uint32_t b, std::int32_t n) {
-    return arrive(f, b, f->code->blocks[b].pending, n);
-  }
-  // The same, for a block that waits for `pending` signals in a fresh frame.
-  static bool arrive(F* f, std::uint32_t b, std::int32_t pending, std::int32_t n) {
-    if (pending == n) return true;
-    std::int32_t left = dec<std::int32_t>(f, f->pending()[b], n);
-    internal_check(left >= 0, "a block of the graph was signalled too often");
-    return left == 0;
-  }
-
   void signal(Worker& w, F* f, std::uint32_t b, std::int32_t n) {
-    if (arrive(f, b, n)) ready(w, f, b);
+    if (Counts::arrive(f, b, n)) ready(w, f, b);
   }
 
   void run_workers(F* root) {
@@ -418,9 +348,9 @@ class Executor {
     stealing_.run(
         me, [this](Worker& w, std::uint64_t x) { run_block(w, item_frame(x), item_block(x)); },
         [](std::uint64_t x) {
-          for (F* g = item_frame(x); g && !flag(g->shared); g = g->parent) {
-            set<bool>(g->shared, true);
-            if (flag(g->returned)) break;
+          for (F* g = item_frame(x); g && !Counts::flag(g->shared); g = g->parent) {
+            Counts::set(g->shared, true);
+            if (Counts::flag(g->returned)) break;
           }
         });
   }
@@ -540,7 +470,7 @@ class Executor {
       fire_strict(w, f, n, in);
     }
     if (w.holds != 0) {
-      inc<std::int64_t>(f, f->live, w.holds);
+      Counts::inc(f, f->live, w.holds);
       w.holds = 0;
       // The first call runs next; the others are on the stack, which runs the last pushed
       // first: turned round, they run in the block's order, sequential evaluation's.
@@ -575,7 +505,7 @@ class Executor {
     for (std::uint32_t k = blk.succ; k < blk.succ_end; ++k) {
       const Successor& x = s.successors[k];
       std::int32_t c = x.merge_inputs == 0 ? 1 : merge_arrivals(f, x);
-      if (c == 0 || !arrive(f, x.block, x.pending, c)) continue;
+      if (c == 0 || !Counts::arrive(f, x.block, x.pending, c)) continue;
       if (heir != 0 || x.empty) {
         ready(w, f, x.block);
       } else {
@@ -594,7 +524,7 @@ class Executor {
     for (std::uint32_t k = blk.succ; k < blk.succ_end; ++k) {
       const Successor& x = s.successors[k];
       std::int32_t c = x.merge_inputs == 0 ? 1 : merge_arrivals(f, x);
-      if (c > 0 && arrive(f, x.block, x.pending, c)) ready(w, f, x.block);
+      if (c > 0 && Counts::arrive(f, x.block, x.pending, c)) ready(w, f, x.block);
     }
   }
 
@@ -894,7 +824,9 @@ class Executor {
     if (!send_output(f, n, t)) return;
     if (F* parent = f->parent) {
       // f never touches its parent again: its hold on the parent passes to the return block.
-      const std::uint32_t rb = returned_to(f);
+      // (The main frame matters to a return with several threads only: at one thread, passing
+      // root_ cost a load per return, 1 instruction per call of fib.)
+      const std::uint32_t rb = Counts::returned_to(f, Threaded ? root_ : nullptr);
       if (parent->code->blocks[rb].tail_only) {
         release(w, f, 1);
         return_through_tails(w, parent, rb);
@@ -913,31 +845,7 @@ class Executor {
       results_[n.index] = t;
       result_set_[n.index] = 1;
     }
-    return f->code->exits == 1 || dec<std::int32_t>(f, f->exits_pending, 1) == 0;
-  }
-
-  // f (not the main frame) has sent its last output: its parent's return block, now ready.
-  //
-  // The return block takes over f's hold on its parent. With several threads, a shared f (one
-  // another worker may touch) gives the return block a hold of its own instead, and keeps its
-  // hold until it is freed: another worker may be walking from f's activation up to the main
-  // frame (key_at, at an undefinedness below f), reading f->parent's fields, and after f has
-  // returned the return block may end its parent's activation at any moment. A frame that is
-  // not shared is only touched by the worker returning it. The main frame, never freed during a
-  // run, is not held (its count ends the run).
-  std::uint32_t returned_to(F* f) {
-    F* const parent = f->parent;
-    if constexpr (Threaded) {
-      if (flag(f->shared) && parent != root_) {
-        inc<std::int64_t>(parent, parent->live, 1);
-        f->holds_parent = true;
-      }
-    }
-    set<bool>(f->returned, true);
-    const std::uint32_t rb = parent->code->return_block[f->local];
-    bool ready = arrive(parent, rb, 1);
-    internal_check(ready, "a return block waits for more than its callee");
-    return rb;
+    return Counts::last_output(f);
   }
 
   // Return block rb of f is one tail (Block::tail_only), ready, and holds a unit of f's live
@@ -961,7 +869,7 @@ class Executor {
         release(w, f, 2);
         return;
       }
-      rb = returned_to(f);
+      rb = Counts::returned_to(f, Threaded ? root_ : nullptr);
       if (!parent->code->blocks[rb].tail_only) {
         run_held(w, parent, rb);
         release(w, f, 2);
@@ -1042,7 +950,7 @@ class Executor {
     for (std::uint32_t j = 0; j < n.nin; ++j)
       c->slots[cs.input_slots[j]] = slots[in[j]];
     // The entry block is ready, and no other worker holds c yet.
-    set<std::int64_t>(c->live, live_of(c) + 1);
+    Counts::set(c->live, Counts::live_of(c) + 1);
     w.list.enqueue(work_item(c, cs.entry));
   }
 

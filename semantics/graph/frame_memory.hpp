@@ -1,48 +1,19 @@
 // Frame memory of the graph's executor (docs/graph.md, "A frame counts what keeps it alive"):
-// the layout of an activation's frame, and the chunks that frames and the store's tags are
-// carved from. Used by executor.cpp only.
+// the chunks that frames (frame.hpp) and the store's tags are carved from. Used by executor.cpp
+// only.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
 #include <new>
-#include <type_traits>
 #include <vector>
 
 #include "lang/diagnostics.hpp"
-#include "semantics/graph/schedule.hpp"
-#include "semantics/graph/token.hpp"
 #include "support/memory_regions.hpp"
 
 namespace adlang::graph {
-
-struct TagNode;  // saved_values.hpp
-
-// One activation of a body: the tag t/i of its tokens is this frame, whose parent is t and
-// whose call site is i. `live` counts what keeps it alive: one until its outputs have all been
-// sent, plus its blocks that are ready or running, plus its live child frames. Its counts are
-// plain integers; a threaded executor changes those of a frame that another worker may touch
-// by atomic operations on the plain integers (executor.cpp, Executor::dec), and makes the others
-// as cheaply as one thread does.
-struct Frame {
-  Frame* parent;
-  std::uint32_t body;
-  std::uint32_t site;   // global index of the call site (UINT32_MAX for the main frame)
-  std::uint32_t local;  // the call site's index among the parent body's sites (CallSite::local)
-  std::int64_t live;
-  std::int32_t exits_pending;  // outputs not yet sent
-  bool returned;               // every output sent: the parent may be gone
-  bool shared;                 // threaded: another worker may touch its counts
-  bool holds_parent;           // threaded: returned, and still holding its parent (free_frame)
-  const Schedule* code;        // the body (Dynamic: this activation's own copy)
-  Token* slots;                // output slots of the body's nodes
-  TagNode* tag;  // its tag in the store, or null (no reverse mode); a root is the frame's own
-
-  // Per block: signals still missing. They follow the frame.
-  std::int32_t* pending() { return reinterpret_cast<std::int32_t*>(this + 1); }
-};
-static_assert(std::is_trivially_copyable_v<Frame> && sizeof(Frame) % 16 == 0);
 
 // The regions graph executors of this thread take their frames' and tags' chunks from (their
 // workers' threads too, under the executor's lock). They are not MappedRegions::here(), which

@@ -5,8 +5,10 @@
 #include <unordered_map>
 
 #include "lang/diagnostics.hpp"
+#include "semantics/graph/call_chain.hpp"
 #include "semantics/graph/firing_rules.hpp"
 #include "semantics/graph/node_value.hpp"
+#include "semantics/graph/token.hpp"
 #include "support/resource_budget.hpp"
 #include "support/setting_hint.hpp"
 
@@ -15,55 +17,41 @@ namespace adlang::graph {
 namespace {
 
 constexpr std::uint32_t kNoTag = UINT32_MAX;
-// Absent: a call site that was not entered tells the Sends of its arguments to send nothing
-// (never crosses partitions).
-constexpr std::uint8_t kLive = kMessageLive, kDead = kMessageDead, kBottom = kMessageBottom,
-                       kAbsent = 3;
 
-// A token as the firing rules (firing_rules.hpp) read it.
+// A token here (partitioned_executor.hpp, "Tokens and frames"): token.hpp's Token, which the
+// firing rules read, and beside it the name of the callee's frame, which a call site's outputs
+// carry when it is entered (for the Sends and Push edges of its arguments, and the admission
+// its copies read). Absent (a call site that was not entered tells the Sends of its arguments
+// to send nothing) never crosses partitions.
 struct PartitionToken {
-  std::uint8_t state = kLive;
-  double number = 0;
-  std::int32_t bottom = -1;  // index of the bottom record
-  FrameName child = 0;       // a call site's outputs when entered: the callee's frame
-
-  static PartitionToken live(double v) {
-    PartitionToken k;
-    k.number = v;
-    return k;
-  }
-  static PartitionToken dead() {
-    PartitionToken k;
-    k.state = kDead;
-    return k;
-  }
-  static PartitionToken absent() {
-    PartitionToken k;
-    k.state = kAbsent;
-    return k;
-  }
-  bool is_live() const { return state == kLive; }
-  bool is_dead() const { return state == kDead; }
-  bool is_bottom() const { return state == kBottom; }
-  bool is_absent() const { return state == kAbsent; }
-  double value() const { return number; }
+  Token token = Token::live(0);
+  FrameName child = 0;
 };
 
-struct BottomRecord {
-  Undefined error;
-  std::vector<std::uint32_t> key;
-};
-
-// A frame as this partition knows it: the tag t/i as its parent t and call site i, and its
-// name on every partition.
-struct TagRecord {
-  std::uint32_t parent = kNoTag;
-  std::uint32_t site = kNoTag;
-  std::uint32_t body = 0;
+// A frame as this partition knows it: the tag t/i as its parent t and call site i (a
+// CallLink, call_chain.hpp, by index into the table of records; the main frame's parent and
+// site are kNoTag), and its name on every partition.
+struct TagRecord : CallLink<std::uint32_t> {
   FrameName name = 0;
   std::uint32_t fired = 0;     // nodes of this partition that fired in it
   std::uint32_t children = 0;  // records below it
 };
+
+// A token as a message carries it (message.hpp): its state, value, and a bottom's record by
+// value (token.hpp's Bottom is this process's).
+void put_token(Message& m, const Token& k) {
+  internal_check(!k.is_absent(), "an absent token left its partition");
+  if (k.is_live()) {
+    m.state = kMessageLive;
+    m.value = k.value();
+  } else if (k.is_dead()) {
+    m.state = kMessageDead;
+  } else {
+    m.state = kMessageBottom;
+    m.error = k.bottom()->error;
+    m.key = k.bottom()->key;
+  }
+}
 
 struct Entry {
   std::vector<PartitionToken> in;
@@ -94,11 +82,12 @@ struct PartitionRunner::Impl {
   std::uint64_t live_tags = 0;
   std::unordered_map<std::uint64_t, Entry> store;
   std::vector<Ready> ready;
-  std::vector<BottomRecord> bottoms;
-  std::vector<std::pair<std::uint32_t, PartitionToken>> results;
+  std::vector<std::unique_ptr<Bottom>> bottoms;  // the bottom tokens' records
+  std::vector<std::pair<std::uint32_t, Token>> results;
   std::vector<Message>* out = nullptr;
   std::uint64_t fuel;
-  std::int32_t fuel_bottom = -1, frames_bottom = -1;
+  const Bottom* fuel_bottom = nullptr;
+  const Bottom* frames_bottom = nullptr;
   GraphStats st;
 
   Impl(const Partitioned& pp, std::uint32_t rank, const PartitionedOptions& oo, NameSupply& nn)
@@ -118,15 +107,16 @@ struct PartitionRunner::Impl {
     if (!free_tags.empty()) {
       t = free_tags.back();
       free_tags.pop_back();
-      tags[t] = TagRecord{};
     } else {
       t = static_cast<std::uint32_t>(tags.size());
       tags.emplace_back();
     }
-    tags[t].parent = parent;
-    tags[t].site = site;
-    tags[t].body = body;
-    tags[t].name = name;
+    TagRecord& r = tags[t];
+    r = TagRecord{};
+    r.parent = parent;
+    r.site = site;
+    r.body = body;
+    r.name = name;
     internal_check(by_name.emplace(name, t).second, "two live frames with one name");
     check_resources();  // --timeout and --max-memory (docs/robustness.md)
     ++st.frames_created;
@@ -145,7 +135,7 @@ struct PartitionRunner::Impl {
 
   // The frame t/site, named `name` when it is made here.
   std::uint32_t child(std::uint32_t t, std::uint32_t site, FrameName name) {
-    std::uint64_t k = (static_cast<std::uint64_t>(t) << 32) | site;
+    const std::uint64_t k = child_key(t, site);
     auto it = child_of.find(k);
     if (it != child_of.end()) return it->second;
     internal_check(name != 0, "a frame made without its name");
@@ -167,7 +157,7 @@ struct PartitionRunner::Impl {
       if (r.fired < part.nodes_per_body[r.body] || r.children > 0) return;
       std::uint32_t parent = r.parent;
       if (parent != kNoTag) {
-        child_of.erase((static_cast<std::uint64_t>(parent) << 32) | r.site);
+        child_of.erase(child_key(parent, r.site));
         --tags[parent].children;
       } else {
         root = kNoTag;
@@ -181,37 +171,27 @@ struct PartitionRunner::Impl {
 
   // ---- tokens ----
 
+  // (A partition does not track returns: every frame's record lives until its nodes here
+  // have fired, and the key is the walk's.)
   std::vector<std::uint32_t> key_at(std::uint32_t t, std::uint32_t pos) const {
-    std::vector<std::uint32_t> key;
-    for (; tags[t].parent != kNoTag; t = tags[t].parent)
-      key.push_back(g.sites[tags[t].site].pos);
-    std::reverse(key.begin(), key.end());
-    key.push_back(pos);
-    return key;
+    return call_chain_key(
+        g, t, pos, kNoTag,
+        [this](std::uint32_t x) -> const CallLink<std::uint32_t>& { return tags[x]; },
+        [](std::uint32_t) { return false; });
   }
 
-  PartitionToken bottom(std::uint32_t t, std::uint32_t pos, Undefined e) {
-    bottoms.push_back(BottomRecord{std::move(e), key_at(t, pos)});
-    PartitionToken k;
-    k.state = kBottom;
-    k.bottom = static_cast<std::int32_t>(bottoms.size() - 1);
-    return k;
+  const Bottom* record(Undefined e, std::vector<std::uint32_t> key) {
+    bottoms.push_back(std::make_unique<Bottom>(Bottom{std::move(e), std::move(key), false}));
+    return bottoms.back().get();
   }
 
-  std::int32_t earlier(std::int32_t a, std::int32_t b) const {
-    if (a < 0) return b;
-    if (b < 0) return a;
-    return bottoms[b].key < bottoms[a].key ? b : a;
+  const Bottom* bottom(std::uint32_t t, std::uint32_t pos, Undefined e) {
+    return record(std::move(e), key_at(t, pos));
   }
 
-  static PartitionToken dead() { return PartitionToken::dead(); }
-  static PartitionToken live(double v) { return PartitionToken::live(v); }
-  // The earlier of two bottom tokens (firing_rules.hpp).
-  PartitionToken earlier(const PartitionToken& a, const PartitionToken& b) const {
-    PartitionToken k = a;
-    k.bottom = earlier(a.bottom, b.bottom);
-    return k;
-  }
+  static PartitionToken with(Token k) { return PartitionToken{k, 0}; }
+  static PartitionToken dead() { return with(Token::dead()); }
+  static PartitionToken live(double v) { return with(Token::live(v)); }
 
   // ---- matching ----
 
@@ -239,8 +219,8 @@ struct PartitionRunner::Impl {
     e.arrived[input] = 1;
     bool complete;
     if (n.kind == PartKind::Recv) {
-      complete = e.arrived[0] && (e.in[0].state == kDead || e.arrived[1]);
-      internal_check(!(e.arrived[0] && e.in[0].state == kDead && e.arrived[1]),
+      complete = e.arrived[0] && (e.in[0].token.is_dead() || e.arrived[1]);
+      internal_check(!(e.arrived[0] && e.in[0].token.is_dead() && e.arrived[1]),
                      "a message for a call that was not entered");
     } else {
       complete = std::all_of(e.arrived.begin(), e.arrived.end(), [](std::uint8_t a) { return a; });
@@ -284,9 +264,9 @@ struct PartitionRunner::Impl {
       case PartKind::SiteCopy: {
         const PartitionToken& ctl = r.in[0];
         const PartitionToken& admitted = r.in[1];
-        if (ctl.state == kDead) ++st.dead_tokens;
-        if (o.run_state_machine_copies && ctl.state == kLive && admitted.state == kLive &&
-            admitted.number != 0) {
+        if (ctl.token.is_dead()) ++st.dead_tokens;
+        if (o.run_state_machine_copies && ctl.token.is_live() && admitted.token.is_live() &&
+            admitted.token.value() != 0) {
           PartitionToken k = ctl;
           k.child = admitted.child;
           emit(r.node, 0, r.tag, k);
@@ -297,7 +277,7 @@ struct PartitionRunner::Impl {
         send(r, n);
         break;
       case PartKind::Recv:
-        if (r.in[0].state != kDead) emit(r.node, 0, r.tag, r.in[1]);
+        if (!r.in[0].token.is_dead()) emit(r.node, 0, r.tag, r.in[1]);
         break;
     }
     ++tags[r.tag].fired;
@@ -309,28 +289,30 @@ struct PartitionRunner::Impl {
     std::vector<PartitionToken>& in = r.in;
     switch (n.kind) {
       case NodeKind::Switch: {
-        // (Deadness propagated: every node of an activation fires once here.)
-        PartitionToken out[2];
-        st.dead_tokens += rules::fire_switch(in[0], in[1], /*propagate=*/true, out[0], out[1]).dead;
-        emit(r.node, 0, r.tag, out[0]);
-        emit(r.node, 1, r.tag, out[1]);
+        // (Deadness propagated: every node of an activation fires once here. A Switch's and a
+        // Merge's tokens never carry a callee's name: only a call site's outputs do.)
+        Token out[2] = {Token::dead(), Token::dead()};
+        st.dead_tokens +=
+            rules::fire_switch(in[0].token, in[1].token, /*propagate=*/true, out[0], out[1]).dead;
+        emit(r.node, 0, r.tag, with(out[0]));
+        emit(r.node, 1, r.tag, with(out[1]));
         return;
       }
       case NodeKind::Merge: {
-        PartitionToken out;
-        st.dead_tokens += rules::fire_merge(in[0], in[1], in[2], out).dead;
-        emit(r.node, 0, r.tag, out);
+        Token out = Token::dead();
+        st.dead_tokens += rules::fire_merge(in[0].token, in[1].token, in[2].token, out).dead;
+        emit(r.node, 0, r.tag, with(out));
         return;
       }
       case NodeKind::InputMerge:
       case NodeKind::Return:
-        st.dead_tokens += rules::fire_forward(in[0]).dead;
+        st.dead_tokens += rules::fire_forward(in[0].token).dead;
         emit(r.node, 0, r.tag, in[0]);
         return;
       case NodeKind::Exit:
-        st.dead_tokens += rules::fire_forward(in[0]).dead;
+        st.dead_tokens += rules::fire_forward(in[0].token).dead;
         if (n.body == g.main) {
-          results.emplace_back(n.index, in[0]);
+          results.emplace_back(n.index, in[0].token);
           return;
         }
         emit(r.node, 0, r.tag, in[0]);
@@ -341,29 +323,29 @@ struct PartitionRunner::Impl {
         break;
     }
     // The strict nodes (no input is absent here: absent tokens stay in their partition).
-    PartitionToken first;
+    Token first = Token::dead();
     const rules::Strictness strict = rules::strict_inputs(
         static_cast<std::uint32_t>(in.size()),
-        [&](std::uint32_t i) -> const PartitionToken& { return in[i]; },
-        [this](const PartitionToken& a, const PartitionToken& b) { return earlier(a, b); }, first);
+        [&](std::uint32_t i) -> const Token& { return in[i].token; },
+        [](const Token& a, const Token& b) { return earlier(a, b); }, first);
     internal_check(strict != rules::Strictness::Absent, "a strict node fired without a token");
     const std::uint32_t nout = n.num_outputs();
     if (strict != rules::Strictness::Live) {
       st.dead_tokens += rules::strict_firing(strict).dead;
-      const PartitionToken k = strict == rules::Strictness::Dead ? dead() : first;
+      const PartitionToken k = strict == rules::Strictness::Dead ? dead() : with(first);
       for (std::uint32_t j = 0; j < nout; ++j)
         emit(r.node, j, r.tag, k);
       return;
     }
     std::vector<double> x(in.size()), y(std::max<std::uint32_t>(nout, 1));
     for (std::size_t i = 0; i < in.size(); ++i)
-      x[i] = in[i].value();
+      x[i] = in[i].token.value();
     std::uint64_t calls = 0;
     std::optional<Undefined> e =
         strict_node_value(n, x.data(), y.data(), o.graph.eval, fuel, names, calls);
     fuel -= std::min(fuel, calls);
     if (e) {
-      PartitionToken k = bottom(r.tag, n.pos, *e);
+      const PartitionToken k = with(Token::undefined(bottom(r.tag, n.pos, *e)));
       for (std::uint32_t j = 0; j < nout; ++j)
         emit(r.node, j, r.tag, k);
       return;
@@ -379,7 +361,7 @@ struct PartitionRunner::Impl {
     const std::uint32_t nin = static_cast<std::uint32_t>(s.calls.size());
     auto to_returns = [&](const PartitionToken& k) {
       // The Sends of the arguments fire (and send nothing): the callee is not entered.
-      const PartitionToken absent = PartitionToken::absent();
+      const PartitionToken absent = with(Token::absent());
       for (std::uint32_t j = 0; j < nin; ++j)
         for (const PartDest& d : part.nodes[r.node].outputs[j])
           if (part.nodes[d.node].kind == PartKind::Send) arrive(d.node, d.input, r.tag, absent);
@@ -387,10 +369,10 @@ struct PartitionRunner::Impl {
       for (std::uint32_t ret : part.returns[pn.site])
         arrive(ret, 0, r.tag, k);
     };
-    PartitionToken first;
+    Token first = Token::dead();
     const rules::CallChoice choice = rules::call_site_choice(
-        nin, [&](std::uint32_t j) -> const PartitionToken& { return r.in[j]; },
-        [this](const PartitionToken& a, const PartitionToken& b) { return earlier(a, b); }, first);
+        nin, [&](std::uint32_t j) -> const Token& { return r.in[j].token; },
+        [](const Token& a, const Token& b) { return earlier(a, b); }, first);
     internal_check(choice != rules::CallChoice::None, "a call site fired without a token");
     if (choice == rules::CallChoice::Dead) {
       ++st.dead_tokens;
@@ -399,13 +381,10 @@ struct PartitionRunner::Impl {
       emit(r.node, site_entered_port(s), r.tag, dead());
       return;
     }
-    std::int32_t b = choice == rules::CallChoice::Bottom ? first.bottom : -1;
-    if (b < 0) b = admit(r.tag, s);
-    if (b >= 0) {
-      PartitionToken k;
-      k.state = kBottom;
-      k.bottom = b;
-      to_returns(k);
+    const Bottom* b = choice == rules::CallChoice::Bottom ? first.bottom() : nullptr;
+    if (!b) b = admit(r.tag, s);
+    if (b) {
+      to_returns(with(Token::undefined(b)));
       emit(r.node, site_admission_port(s), r.tag, live(0));
       emit(r.node, site_entered_port(s), r.tag, dead());
       return;
@@ -424,40 +403,40 @@ struct PartitionRunner::Impl {
     emit(r.node, site_entered_port(s), r.tag, live(0));
   }
 
-  // The charge of a call: -1, or the refusal (fuel, or frames on this partition).
-  std::int32_t admit(std::uint32_t t, const CallSite& s) {
+  // The charge of a call: nullptr, or the refusal (fuel, or frames on this partition).
+  const Bottom* admit(std::uint32_t t, const CallSite& s) {
     if (fuel == 0) {
-      if (fuel_bottom < 0) {
+      if (!fuel_bottom) {
         Undefined e(UndefinedKind::Fuel, s.loc,
                     "out of fuel after " + std::to_string(o.graph.eval.fuel) +
                         " function calls on partition " + std::to_string(part.rank) + " in '" +
                         g.bodies[s.callee].name + "'",
                     {"the recursion may not terminate; raise the limit with " +
                      setting_hint(Setting::Fuel, "N") + " (it holds per partition)"});
-        fuel_bottom = bottom(t, s.pos, e).bottom;
+        fuel_bottom = bottom(t, s.pos, e);
       }
       return fuel_bottom;
     }
     if (live_tags >= o.graph.max_frames) {
-      if (frames_bottom < 0) {
+      if (!frames_bottom) {
         Undefined e(UndefinedKind::Depth, s.loc,
                     "more than " + std::to_string(o.graph.max_frames) +
                         " activations are live at once on partition " + std::to_string(part.rank) +
                         " (calling '" + g.bodies[s.callee].name + "')",
                     {"raise the limit with " + setting_hint(Setting::MaxFrames, "N") +
                      " (it holds per partition)"});
-        frames_bottom = bottom(t, s.pos, e).bottom;
+        frames_bottom = bottom(t, s.pos, e);
       }
       return frames_bottom;
     }
     --fuel;
-    return -1;
+    return nullptr;
   }
 
   void send(Ready& r, const PartNode& pn) {
     const Channel& c = p.channels[pn.channel];
     const PartitionToken& k = r.in[0];
-    if (k.state == kAbsent) return;
+    if (k.token.is_absent()) return;
     Message m;
     m.channel = pn.channel;
     if (c.rule == TagRule::Pop) {
@@ -468,13 +447,8 @@ struct PartitionRunner::Impl {
     } else {
       m.frame = tags[r.tag].name;
     }
-    m.state = k.state;
-    m.value = k.number;
+    put_token(m, k.token);
     m.child = k.child;
-    if (k.state == kBottom) {
-      m.error = bottoms[k.bottom].error;
-      m.key = bottoms[k.bottom].key;
-    }
     out->push_back(std::move(m));
   }
 };
@@ -509,15 +483,20 @@ void PartitionRunner::Impl::deliver(const Message& m) {
     early[m.frame].push_back(m);
     return;
   }
-  PartitionToken k;
-  k.state = m.state;
-  k.number = m.value;
-  k.child = m.child;
-  if (m.state == kBottom) {
-    bottoms.push_back(BottomRecord{*m.error, m.key});
-    k.bottom = static_cast<std::int32_t>(bottoms.size() - 1);
+  Token k = Token::dead();
+  switch (m.state) {
+    case kMessageLive:
+      k = Token::live(m.value);
+      break;
+    case kMessageDead:
+      break;
+    case kMessageBottom:
+      k = Token::undefined(record(*m.error, m.key));
+      break;
+    default:
+      throw InternalError("internal error: a message of an unknown state");
   }
-  arrive(p.channels[m.channel].recv, 1, it->second, k);
+  arrive(p.channels[m.channel].recv, 1, it->second, PartitionToken{k, m.child});
 }
 
 void PartitionRunner::Impl::deliver_early(FrameName name) {
@@ -550,12 +529,7 @@ std::vector<std::pair<std::uint32_t, Message>> PartitionRunner::results() const 
   std::vector<std::pair<std::uint32_t, Message>> r;
   for (const auto& [index, k] : x.results) {
     Message m;
-    m.state = k.state;
-    m.value = k.number;
-    if (k.state == kBottom) {
-      m.error = x.bottoms[k.bottom].error;
-      m.key = x.bottoms[k.bottom].key;
-    }
+    put_token(m, k);
     r.emplace_back(index, std::move(m));
   }
   return r;
@@ -611,9 +585,10 @@ Value<double> assemble_result(const Graph& g,
   Value<double> out;
   for (const Message* m : by_index) {
     internal_check(m != nullptr, "the partitioned graph stopped before producing its result");
-    internal_check(m->state != kDead, "the graph's result is dead");
-    if (m->state == kBottom && (!first_bottom || m->key < first_bottom->key)) first_bottom = m;
-    if (m->state == kLive) out.push_back(m->value);
+    internal_check(m->state != kMessageDead, "the graph's result is dead");
+    if (m->state == kMessageBottom && (!first_bottom || m->key < first_bottom->key))
+      first_bottom = m;
+    if (m->state == kMessageLive) out.push_back(m->value);
   }
   if (first_bottom) throw *first_bottom->error;
   if (g.result_type.size() == 0) out.clear();
@@ -644,7 +619,7 @@ Value<double> run_partitioned(const Partitioned& p, const std::vector<Value<doub
         std::string wire = encode(m);
         ++st.messages[c.from][c.to];
         st.bytes[c.from][c.to] += wire.size();
-        if (m.state == kDead) ++st.dead_messages[c.from][c.to];
+        if (m.state == kMessageDead) ++st.dead_messages[c.from][c.to];
         runners[c.to]->deliver(decode(wire));
         progress = true;
       }

@@ -11,6 +11,17 @@
 //
 // Partitions exchange Messages through a Transport: in one process (the tests, and `adlang run
 // --partitions N` without mpirun), or between MPI processes.
+//
+// Tokens and frames. A partition fires each node kind by the rules every executor shares
+// (firing_rules.hpp) on the tokens every executor shares (token.hpp's Token), and keeps its
+// frames' records by the call chain every executor shares (call_chain.hpp's CallLink and the
+// key of an undefinedness). Two things differ, each because a frame spans partitions: beside
+// its Token, a call site's output carries the name of the callee's frame (FrameName: a frame has
+// one name on every partition, not an address), which the Sends and copied state machines of
+// other partitions need; and a token leaves its partition as a Message (message.hpp), since a
+// Token's bottom points at a record in this process, which the message carries by value. A
+// partition's frame records count the nodes fired in them rather than what keeps them alive
+// (frame.hpp's Frame): every node fires once per activation here, deadness being propagated.
 #pragma once
 
 #include <cstdint>

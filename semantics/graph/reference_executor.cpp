@@ -13,6 +13,7 @@
 
 #include "lang/diagnostics.hpp"
 #include "semantics/graph/budgets.hpp"
+#include "semantics/graph/call_chain.hpp"
 #include "semantics/graph/firing_rules.hpp"
 #include "semantics/graph/node_value.hpp"
 #include "semantics/graph/token.hpp"
@@ -23,11 +24,9 @@ namespace {
 
 constexpr std::uint32_t kNoIndex = std::numeric_limits<std::uint32_t>::max();
 
-// An activation: the tag t/i as its parent t and its call site i (global), as in executor.hpp.
-struct RefFrame {
-  std::uint32_t body = 0;
-  std::uint32_t parent = kNoIndex;
-  std::uint32_t site = kNoIndex;
+// An activation: the tag t/i as its parent t and its call site i (global), as in executor.cpp
+// (call_chain.hpp's CallLink; the main frame's parent and site are kNoIndex).
+struct RefFrame : CallLink<std::uint32_t> {
   std::uint32_t exits_pending = 0;  // outputs not yet sent
   std::uint32_t tag = kNoIndex;     // its tag in the store (docs/graph-ad.md), or none
   bool returned = false;            // every output sent
@@ -175,14 +174,10 @@ class Reference {
   // The key of an undefinedness at place `pos` of frame f (token.hpp's Bottom). As in
   // executor.cpp, an undefinedness below a frame that has sent its outputs reaches no result.
   std::vector<std::uint32_t> key_at(std::uint32_t f, std::uint32_t pos) const {
-    std::vector<std::uint32_t> k;
-    for (std::uint32_t x = f; frames_[x].parent != kNoIndex; x = frames_[x].parent) {
-      if (frames_[x].returned) return {kNoIndex};
-      k.push_back(g_.sites[frames_[x].site].pos);
-    }
-    std::reverse(k.begin(), k.end());
-    k.push_back(pos);
-    return k;
+    return call_chain_key(
+        g_, f, pos, kNoIndex,
+        [this](std::uint32_t x) -> const CallLink<std::uint32_t>& { return frames_[x]; },
+        [this](std::uint32_t x) { return frames_[x].returned; });
   }
 
   const Bottom* make_bottom(std::uint32_t f, std::uint32_t pos, Undefined e, bool budget = false) {

@@ -73,8 +73,9 @@ TagNode* SavedValues::enter(TagNode* parent, std::uint32_t key) {
 // parent. So once no frame has a tag or any tag above it, nothing enters it or reads its
 // values again (an rd that was undefined before its adjoint ran leaves them), and it can go,
 // except where a tag below it is still held: a frame that has sent its last output no longer
-// holds its parent (returned_to) and may still be running, so a host frame can end before
-// the activations of its rds do. Their tags, and the tags above them, stay until they leave.
+// holds its parent (frame.hpp, returned_to) and may still be running, so a host frame can end
+// before the activations of its rds do. Their tags, and the tags above them, stay until they
+// leave.
 void SavedValues::leave(TagNode* t) {
   auto l = lock();
   --t->refs;

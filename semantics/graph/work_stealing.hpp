@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "semantics/graph/frame.hpp"
 #include "semantics/graph/frame_memory.hpp"
 
 namespace adlang::graph {

@@ -44,6 +44,10 @@ Graph lower_to_graph_mutant_graph_fanout_unsummed(const Term&,
                                                   RdLowering);
 Value<double> run_graph_mutant_graph_store_stack(const Graph&, const std::vector<Value<double>>&,
                                                  const GraphOptions&, NameSupply&, GraphStats*);
+Value<double> run_graph_mutant_graph_merge_bottom_taken(const Graph&,
+                                                        const std::vector<Value<double>>&,
+                                                        const GraphOptions&, NameSupply&,
+                                                        GraphStats*);
 }  // namespace graph
 
 namespace mutants {
@@ -57,11 +61,21 @@ namespace mutants {
     (c).impl.q.member = &fn<Rational>;       \
   } while (false)
 
-const std::vector<std::string> kMutants = {
-    "r_let_summand",         "r_snd_zero",           "r_fst_paper_text", "symbolic_total",
-    "denotational_total",    "closure_dynamic",      "den_jw",           "den_one_tag",
-    "linear_add_one_side",   "compiled_sub_swapped", "tape_mul_adjoint", "graph_predicate_swapped",
-    "graph_fanout_unsummed", "graph_store_stack"};
+const std::vector<std::string> kMutants = {"r_let_summand",
+                                           "r_snd_zero",
+                                           "r_fst_paper_text",
+                                           "symbolic_total",
+                                           "denotational_total",
+                                           "closure_dynamic",
+                                           "den_jw",
+                                           "den_one_tag",
+                                           "linear_add_one_side",
+                                           "compiled_sub_swapped",
+                                           "tape_mul_adjoint",
+                                           "graph_predicate_swapped",
+                                           "graph_fanout_unsummed",
+                                           "graph_store_stack",
+                                           "graph_merge_bottom_taken"};
 
 // The checker's configuration with the named mutant in place of the production code.
 checker::CheckConfig config(const std::string& name) {
@@ -91,6 +105,8 @@ checker::CheckConfig config(const std::string& name) {
   if (name == "graph_fanout_unsummed")
     c.impl.lower_graph = &graph::lower_to_graph_mutant_graph_fanout_unsummed;
   if (name == "graph_store_stack") c.impl.run_graph = &graph::run_graph_mutant_graph_store_stack;
+  if (name == "graph_merge_bottom_taken")
+    c.impl.run_graph = &graph::run_graph_mutant_graph_merge_bottom_taken;
   return c;
 }
 

@@ -125,6 +125,13 @@ TEST(Mutants, GraphFanOutContributionsNotSummed) {
   expect_killed("graph_fanout_unsummed", mutants::config("graph_fanout_unsummed"), 15,
                 {"graph-rd-agrees"});
 }
+// A firing rule of the tagged graph (firing_rules.hpp) broken in the threaded executor alone: the
+// Merge reads a bottom predicate as a live true. graph-ref-agrees runs the executor against the
+// reference executor, which keeps the rule.
+TEST(Mutants, GraphMergeReadingABottomPredicateAsTrue) {
+  expect_killed("graph_merge_bottom_taken", mutants::config("graph_merge_bottom_taken"), 15,
+                {"graph-ref-agrees"});
+}
 // Random programs seldom differentiate a tree recursion whose sibling activations save values,
 // so the stack is shown on fib's shape, where the siblings' values must not interleave.
 TEST(Mutants, GraphSavedValuesInAStackPerDepth) {
