@@ -128,6 +128,10 @@ struct PlotOptions : CommonOptions {
   double from = -1, to = 1;
   std::size_t samples = 201;
   std::string output;  // .svg or .png; empty: print the samples only
+  // The chart as an SVG into CommandResult::pictures instead of a file (the notebook).
+  bool picture_in_result = false;
+  // The samples' table on the output (else only the lines saying where the term is undefined).
+  bool print_samples = true;
 };
 
 struct DiffOptions : CommonOptions {

@@ -65,7 +65,7 @@ ParsedFile parse_file(const SourceFile& file) {
     }
     return p;
   } catch (const CompileError& e) {
-    throw CommandFailure(kExitCompileError, render(e.diagnostic(), &file));
+    throw CommandFailure(kExitCompileError, e.diagnostic(), &file);
   }
 }
 
@@ -104,7 +104,7 @@ void check_precision_supports(const Term& program, Precision p, const SourceFile
                      setting_hint(Setting::Precision, "exact") + " computes",
                  {"exact rationals support + - * / neg add sub mul div dot_n scale_n; use " +
                   setting_hint(Setting::Precision, "double, 50 or 100")}};
-    throw CommandFailure(kExitUsage, render(d, &file));
+    throw CommandFailure(kExitUsage, d, &file);
   }
 }
 
@@ -152,8 +152,8 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
         valued.push_back(name);
       std::sort(valued.begin(), valued.end());
       MissingInput m = missing_input(p->syntax, x, valued);
-      throw CommandFailure(m.is_function ? kExitCompileError : kExitUsage,
-                           render(m.diagnostic, p->file.get()));
+      throw CommandFailure(m.is_function ? kExitCompileError : kExitUsage, m.diagnostic,
+                           p->file.get());
     }
     p->inputs.push_back(std::move(it->second));
     given.erase(it);
@@ -172,7 +172,7 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
   try {
     p->term = check_program(p->syntax, typed, p->names);
   } catch (const CompileError& e) {
-    throw CommandFailure(kExitCompileError, render(e.diagnostic(), p->file.get()));
+    throw CommandFailure(kExitCompileError, e.diagnostic(), p->file.get());
   }
   check_precision_supports(p->term, opts.precision, *p->file);
   return p;
@@ -181,7 +181,7 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
 template <class S>
 void check_printable(const LoadedProgram<S>& p) {
   if (p.python_printed && p.python_printed->undecided)
-    throw CommandFailure(kExitCompileError, render(*p.python_printed->undecided, p.file.get()));
+    throw CommandFailure(kExitCompileError, *p.python_printed->undecided, p.file.get());
 }
 
 template <class S>

@@ -1,0 +1,158 @@
+// The session API (driver/session.hpp): each action's result as data (the value, the trace and
+// the derivative, the failure's kind and diagnostic, the pictures as bytes) beside the text the
+// CLI prints for the same work.
+#include "driver/session.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace adlang {
+namespace {
+
+// A session with sq defined and x = 3.
+Session session_with_sq() {
+  Session s;
+  EXPECT_EQ(s.handle("def sq(x: real): real = x * x;", 1).exit_code, 0);
+  EXPECT_EQ(s.handle(":env x=3", 2).exit_code, 0);
+  return s;
+}
+
+TEST(Session, AValueComesWithItsTypeBesideThePrintedText) {
+  Session s = session_with_sq();
+  CommandResult r = s.handle("(sq(x), x)", 3);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.value, "(9, 3)");
+  EXPECT_EQ(r.type, "real * real");
+  EXPECT_EQ(r.out, "(9, 3)\n");
+  EXPECT_EQ(r.err, "");
+  EXPECT_FALSE(r.diagnostic);
+}
+
+TEST(Session, ADerivativeComesWithItsTraceAndValue) {
+  Session s = session_with_sq();
+  CommandResult r = s.handle(":diff sq(x) + x wrt x", 3);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.value, "7");
+  ASSERT_TRUE(r.trace && r.derivative);
+  // The printed text shows the very terms the result holds.
+  EXPECT_NE(r.out.find(*r.trace + "\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(*r.derivative + "\n"), std::string::npos) << r.out;
+  CommandResult t = s.handle(":trace sq(x)", 4);
+  EXPECT_EQ(t.trace, "let x: real = x in\nx * x");
+  EXPECT_EQ(t.out, *t.trace + "\n");
+}
+
+TEST(Session, ATypeErrorIsACompileErrorWhereItWasTyped) {
+  Session s = session_with_sq();
+  CommandResult r = s.handle("1 +\n  sq((1, 2))", 7);
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.error, ErrorKind::Compile);
+  EXPECT_STREQ(error_name(r.error), "CompileError");
+  ASSERT_TRUE(r.diagnostic);
+  EXPECT_EQ(r.diagnostic->origin, "<repl>");
+  EXPECT_EQ(r.diagnostic->line, 8u);  // the input's second line
+  EXPECT_EQ(r.diagnostic->col, 3u);
+  EXPECT_NE(r.diagnostic->message.find("'sq' takes an argument of type 'real'"), std::string::npos)
+      << r.diagnostic->message;
+  EXPECT_EQ(r.diagnostic->rendered, r.err);
+  EXPECT_EQ(r.err.rfind("<repl>:8:3: error: ", 0), 0u) << r.err;
+  EXPECT_FALSE(r.value);
+}
+
+TEST(Session, AnUndefinedValueNamesTheLineOfItsDefinition) {
+  Session s;
+  s.handle("def logsq(x: real): real = log(x * x);", 4);
+  CommandResult r = s.handle("logsq(1) + logsq(0)", 9);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.error, ErrorKind::Undefined);
+  EXPECT_STREQ(error_name(r.error), "Undefined");
+  ASSERT_TRUE(r.diagnostic);
+  EXPECT_EQ(r.diagnostic->origin, "<repl>");
+  EXPECT_EQ(r.diagnostic->line, 4u);
+  EXPECT_EQ(r.diagnostic->message, "undefined: log(x) is undefined at x = 0");
+}
+
+TEST(Session, ExhaustedResourcesAreUndefinedByTheirExitCode) {
+  Session s;
+  s.handle(":set fuel 50", 1);
+  s.handle("def loop(n: real): real = loop(n + 1);", 2);
+  CommandResult r = s.handle("loop(0)", 3);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(exit_code_of(r.error), 1);
+  EXPECT_STREQ(error_name(r.error), "Undefined");
+}
+
+TEST(Session, UsageErrorsOfTheSessionAndOfAFrontEnd) {
+  Session s;
+  CommandResult r = s.handle(":nope", 1);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.error, ErrorKind::Usage);
+  EXPECT_EQ(r.err, "<repl>: error: unknown command :nope\nnote: :help lists the commands\n");
+  ASSERT_TRUE(r.diagnostic);
+  EXPECT_EQ(r.diagnostic->message, "unknown command :nope");
+  EXPECT_EQ(r.diagnostic->rendered, r.err);
+
+  CommandResult missing = s.handle("y + 1", 2);
+  EXPECT_EQ(missing.error, ErrorKind::Usage);
+  ASSERT_TRUE(missing.diagnostic);
+  EXPECT_EQ(missing.diagnostic->message, "input 'y' has no value");
+  EXPECT_EQ(missing.diagnostic->line, 2u);
+
+  s.set_source_name("In[3]");
+  CommandResult magic = s.usage_error("%nope: unknown magic");
+  EXPECT_EQ(magic.exit_code, 2);
+  EXPECT_EQ(magic.err, "In[3]: error: %nope: unknown magic\n");
+}
+
+TEST(Session, AFailedDefinitionLeavesTheSessionAsItWas) {
+  Session s = session_with_sq();
+  const std::string before = s.snapshot();
+  CommandResult r = s.handle("def sq(x: real): real = (x, x);", 3);
+  EXPECT_EQ(r.error, ErrorKind::Compile);
+  EXPECT_EQ(s.snapshot(), before);
+  EXPECT_EQ(s.handle("sq(x)", 4).value, "9");
+}
+
+TEST(Session, TracePicturesAreSvgBytesInMemory) {
+  Session s = session_with_sq();
+  CommandResult r = s.trace_picture("sq(x) + 1", 3, "x");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(r.pictures.size(), 1u);
+  EXPECT_EQ(r.pictures[0].format, "svg");
+  EXPECT_NE(r.pictures[0].bytes.find("<svg"), std::string::npos);
+  EXPECT_NE(r.pictures[0].bytes.find("</svg>"), std::string::npos);
+  EXPECT_EQ(r.pictures[0].description,
+            "the trace as a graph, with each node's value and its adjoint for x");
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(Session, APlotIsAnSvgInMemoryWithTheSamplesOnRequest) {
+  Session s;
+  CommandResult r = s.plot("x * x", 1, "x", -1, 1, false);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(r.pictures.size(), 1u);
+  EXPECT_EQ(r.pictures[0].format, "svg");
+  EXPECT_NE(r.pictures[0].bytes.find("<svg"), std::string::npos);
+  EXPECT_EQ(r.out, "");  // defined everywhere: no line about undefined points
+  CommandResult table = s.plot("x * x", 1, "x", -1, 1, true);
+  EXPECT_EQ(table.out.rfind("-- x\tprogram\trd\tcentral differences\n", 0), 0u) << table.out;
+}
+
+TEST(Session, AFailingPropertyIsCheckFailed) {
+  Session s;
+  s.handle(":set predicates total", 1);
+  s.handle(":env x=0", 2);
+  // Under total predicates, correctness-near fails at the tie (tests/golden/repl/check.in).
+  CommandResult r = s.handle(":check 1.rd[x](y: real. if y = 0 then y else 0)", 3);
+  EXPECT_EQ(r.exit_code, 4) << r.out << r.err;
+  EXPECT_EQ(r.error, ErrorKind::CheckFailed);
+  EXPECT_STREQ(error_name(r.error), "CheckFailed");
+  ASSERT_TRUE(r.diagnostic);
+  EXPECT_NE(r.diagnostic->message.find(" failed: "), std::string::npos) << r.diagnostic->message;
+}
+
+}  // namespace
+}  // namespace adlang
