@@ -18,7 +18,7 @@ namespace adlang {
 // The playground (docs/playground.md): a browser starts no processes; the page draws the
 // pictures itself from their DOT text.
 ToolResult run_tool(const std::vector<std::string>& argv, const std::string&, bool) {
-  return ToolResult{-1, argv[0] + " cannot be started in the browser"};
+  return ToolResult{-1, argv[0] + " cannot be started in the browser", {}};
 }
 #else
 ToolResult run_tool(const std::vector<std::string>& argv, const std::string& input,
