@@ -114,7 +114,20 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
   auto p = std::make_unique<LoadedProgram<S>>();
   p->file = opts.source ? opts.source : read_source(opts.file);
   file = p->file;
-  ParsedFile parsed = parse_file(*p->file);
+  ParsedFile parsed;
+  if (opts.scope) {
+    // Only the program's own text is parsed: the definitions before it are checked already.
+    try {
+      parsed.syntax =
+          parse_program(std::string_view(p->file->text()).substr(opts.scope->program_offset),
+                        opts.scope->program_line);
+    } catch (const CompileError& e) {
+      throw CommandFailure(kExitCompileError, e.diagnostic(), p->file.get());
+    }
+    p->names = opts.scope->names;
+  } else {
+    parsed = parse_file(*p->file);
+  }
   p->syntax = std::move(parsed.syntax);
   p->default_place = parsed.default_place;
   p->python_printed = std::move(parsed.python_printed);
@@ -151,7 +164,11 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
       for (const auto& [name, _] : given)
         valued.push_back(name);
       std::sort(valued.begin(), valued.end());
-      MissingInput m = missing_input(p->syntax, x, valued);
+      std::vector<Name> functions;
+      if (opts.scope)
+        for (const FunDef& f : opts.scope->defs)
+          functions.push_back(f.name);
+      MissingInput m = missing_input(p->syntax, x, valued, functions);
       throw CommandFailure(m.is_function ? kExitCompileError : kExitUsage, m.diagnostic,
                            p->file.get());
     }
@@ -170,7 +187,8 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
   for (const ProgramInput<S>& in : p->inputs)
     typed.push_back(TypedName{in.name, in.type});
   try {
-    p->term = check_program(p->syntax, typed, p->names);
+    p->term = opts.scope ? check_program_in(opts.scope->defs, p->syntax, typed, p->names)
+                         : check_program(p->syntax, typed, p->names);
   } catch (const CompileError& e) {
     throw CommandFailure(kExitCompileError, e.diagnostic(), p->file.get());
   }

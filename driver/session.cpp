@@ -8,6 +8,7 @@
 #include "driver/program_loader.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/lexer.hpp"
+#include "lang/mentioned_names.hpp"
 #include "lang/missing_input.hpp"
 #include "lang/parser.hpp"
 #include "lang/python/lower/python_lowering.hpp"
@@ -135,29 +136,44 @@ CommonOptions Session::base_options() const {
   return o;
 }
 
-std::shared_ptr<SourceFile> Session::program_file(const std::vector<Def>& defs,
-                                                  const std::string& main) const {
-  std::string text;
-  std::vector<SourcePiece> pieces;
-  std::uint32_t line = 1;
-  for (const Def& d : defs) {
-    pieces.push_back(SourcePiece{line, d.origin, d.line});
-    text += d.text + "\n";
-    line += static_cast<std::uint32_t>(std::count(d.text.begin(), d.text.end(), '\n')) + 1;
-  }
-  pieces.push_back(SourcePiece{line, source_name_, input_line_});
+std::shared_ptr<SourceFile> Session::program_file(const std::string& main) const {
+  std::vector<SourcePiece> pieces = pieces_;
+  pieces.push_back(SourcePiece{text_lines_ + 1, source_name_, input_line_});
   // No newline after main: an unfinished line is reported at its end.
-  return std::make_shared<SourceFile>(source_name_, text + main, std::move(pieces));
+  return std::make_shared<SourceFile>(source_name_, text_ + main, std::move(pieces));
+}
+
+std::uint32_t Session::append_text(const std::string& text, const std::string& origin,
+                                   std::uint32_t line) {
+  const std::uint32_t first = text_lines_ + 1;
+  pieces_.push_back(SourcePiece{first, origin, line});
+  text_ += text + "\n";
+  text_lines_ += static_cast<std::uint32_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  return first;
+}
+
+std::vector<FunDef> Session::checked_functions(std::size_t except) const {
+  std::vector<FunDef> fs;
+  for (std::size_t i = 0; i < defs_.size(); ++i)
+    if (i != except) fs.insert(fs.end(), defs_[i].checked.begin(), defs_[i].checked.end());
+  return fs;
 }
 
 int Session::program_options(Action& a, const std::string& expr, CommonOptions& opts,
                              const std::string& supplied) const {
   opts = base_options();
   opts.file = source_name_;
-  opts.source = program_file(defs_, expr);
+  opts.source = program_file(expr);
+  // The program is the input alone, in the scope of the session's checked definitions.
+  auto scope = std::make_shared<DefinitionScope>();
+  scope->defs = checked_functions();
+  scope->names = names_;
+  scope->program_offset = text_.size();
+  scope->program_line = text_lines_ + 1;
+  opts.scope = std::move(scope);
   SyntaxProgram program;
   try {
-    program = parse_program(opts.source->text());
+    program = parse_program(expr, text_lines_ + 1);
   } catch (const CompileError&) {
     return kExitOk;  // the command reports the syntax error with its location
   }
@@ -171,7 +187,10 @@ int Session::program_options(Action& a, const std::string& expr, CommonOptions& 
     for (const Input& in : inputs_)
       if (in.name == x.str()) given = &in;
     if (!given) {
-      MissingInput m = missing_input(program, x, valued);
+      std::vector<Name> functions;
+      for (const FunDef& f : opts.scope->defs)
+        functions.push_back(f.name);
+      MissingInput m = missing_input(program, x, valued, functions);
       const std::string text = render(m.diagnostic, opts.source.get());
       a.err << text;
       SourceOrigin origin = opts.source->origin_of(m.diagnostic.loc.line);
@@ -306,29 +325,92 @@ int Session::define(Action& a, const std::string& text, const std::string& origi
                     std::uint32_t line) {
   std::vector<Token> toks = tokens_of(text);
   std::string name = toks.size() > 1 && toks[1].kind == TokenKind::Ident ? toks[1].text : "";
-  std::vector<Def> defs = defs_;
-  bool replaced = false;
-  for (Def& d : defs) {
-    if (!name.empty() && d.name == name) {
-      d = Def{name, text, origin, line};
-      replaced = true;
-    }
-  }
-  if (!replaced) defs.push_back(Def{name, text, origin, line});
-  // The definitions must type-check together (a replaced one with its callers); the top-level
-  // definitions are one letrec group, in which their order does not matter.
+  std::size_t replaced = defs_.size();
+  for (std::size_t i = 0; i < defs_.size(); ++i)
+    if (!name.empty() && defs_[i].name == name) replaced = i;
+  // The text joins the session's (its locations point there), and leaves it again if the
+  // definition is refused.
+  const std::string saved_text = text_;
+  const std::uint32_t saved_lines = text_lines_;
+  const std::size_t saved_pieces = pieces_.size();
+  const std::uint32_t first = append_text(text, origin, line);
   CommonOptions opts = base_options();
-  opts.file = source_name_;
-  opts.source = program_file(defs, "()");
-  std::shared_ptr<SourceFile> file;
+  std::shared_ptr<SourceFile> file = program_file("()");
+  Def def{name, {}, {}, text, origin, line};
+  std::vector<Def> defs = defs_;
+  NameSupply names = names_;
   int code = run_guarded(
       false, a.out, a.err, file,
       [&] {
-        load_program<double>(opts, file);
+        // As a program of its own with the main term (), as `adlang run` would read it.
+        SyntaxProgram parsed;
+        try {
+          parsed = parse_program(text + "\n()", first);
+        } catch (const CompileError& e) {
+          throw CommandFailure(kExitCompileError, e.diagnostic(), file.get());
+        }
+        for (const Name& n : parsed.identifiers)
+          names.reserve(n);
+        def.syntax = parsed.defs;
+        // The definition is checked against the session's checked ones. One it replaces with
+        // other types takes its callers along: they are checked again, from their syntax, with
+        // it (the top-level definitions are one letrec group, in which order does not matter).
+        std::vector<std::size_t> again;
+        if (replaced < defs.size()) {
+          bool same_types = def.syntax.size() == defs[replaced].checked.size();
+          for (std::size_t k = 0; same_types && k < def.syntax.size(); ++k) {
+            const FunDef& old = defs[replaced].checked[k];
+            const SyntaxDef& d = def.syntax[k];
+            same_types = old.name == d.name && old.param_type == d.param.type &&
+                         old.result_type == d.result_type;
+          }
+          for (std::size_t i = 0; !same_types && i < defs.size(); ++i) {
+            if (i == replaced) continue;
+            bool calls = false;
+            for (const FunDef& f : defs[i].checked) {
+              NameSet mentioned = mentioned_names(f.body);
+              for (const FunDef& old : defs[replaced].checked)
+                calls = calls || mentioned.count(old.name);
+            }
+            if (calls) again.push_back(i);
+          }
+        }
+        std::vector<FunDef> scope;
+        std::vector<SyntaxDef> checking = def.syntax;
+        for (std::size_t i = 0; i < defs.size(); ++i) {
+          if (i == replaced) continue;
+          if (std::find(again.begin(), again.end(), i) != again.end()) {
+            checking.insert(checking.end(), defs[i].syntax.begin(), defs[i].syntax.end());
+          } else {
+            scope.insert(scope.end(), defs[i].checked.begin(), defs[i].checked.end());
+          }
+        }
+        std::vector<FunDef> checked = check_definitions(scope, checking, names);
+        for (const FunDef& f : checked)
+          check_precision_supports(f.body, opts.precision, *file);
+        auto next = checked.begin();
+        def.checked.assign(next, next + static_cast<std::ptrdiff_t>(def.syntax.size()));
+        next += static_cast<std::ptrdiff_t>(def.syntax.size());
+        for (std::size_t i : again) {
+          defs[i].checked.assign(next, next + static_cast<std::ptrdiff_t>(defs[i].syntax.size()));
+          next += static_cast<std::ptrdiff_t>(defs[i].syntax.size());
+        }
         return int(kExitOk);
       },
       &a.result);
-  if (code == kExitOk) defs_ = std::move(defs);
+  if (code != kExitOk) {
+    text_ = saved_text;
+    text_lines_ = saved_lines;
+    pieces_.resize(saved_pieces);
+    return code;
+  }
+  if (replaced < defs.size()) {
+    defs[replaced] = std::move(def);
+  } else {
+    defs.push_back(std::move(def));
+  }
+  defs_ = std::move(defs);
+  names_ = std::move(names);
   return code;
 }
 
@@ -507,12 +589,30 @@ void Session::restore(const std::string& s) {
   ad_ = static_cast<AdMode>(std::stoi(take_field(s, at)));
   std::string fuel = take_field(s, at);
   fuel_ = fuel.empty() ? std::nullopt : std::optional<std::uint64_t>(std::stoull(fuel));
+  // The definitions' texts, checked again together (they were checked so when saved).
   defs_.clear();
+  text_.clear();
+  text_lines_ = 0;
+  pieces_.clear();
+  names_ = NameSupply();
+  std::vector<SyntaxDef> syntax;
   for (std::size_t n = std::stoul(take_field(s, at)); n > 0; --n) {
     std::string name = take_field(s, at);
     std::string text = take_field(s, at);
     std::string origin = take_field(s, at);
-    defs_.push_back(Def{name, text, origin, std::uint32_t(std::stoul(take_field(s, at)))});
+    Def d{name, {}, {}, text, origin, std::uint32_t(std::stoul(take_field(s, at)))};
+    SyntaxProgram parsed = parse_program(text + "\n()", append_text(text, origin, d.line));
+    for (const Name& id : parsed.identifiers)
+      names_.reserve(id);
+    d.syntax = parsed.defs;
+    syntax.insert(syntax.end(), parsed.defs.begin(), parsed.defs.end());
+    defs_.push_back(std::move(d));
+  }
+  std::vector<FunDef> checked = check_definitions({}, syntax, names_);
+  auto next = checked.begin();
+  for (Def& d : defs_) {
+    d.checked.assign(next, next + static_cast<std::ptrdiff_t>(d.syntax.size()));
+    next += static_cast<std::ptrdiff_t>(d.syntax.size());
   }
   inputs_.clear();
   for (std::size_t n = std::stoul(take_field(s, at)); n > 0; --n) {

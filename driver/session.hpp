@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -20,7 +21,10 @@
 
 #include "driver/command_options.hpp"
 #include "driver/command_result.hpp"
+#include "lang/name.hpp"
 #include "lang/source.hpp"
+#include "lang/syntax.hpp"
+#include "lang/term.hpp"
 
 namespace adlang {
 
@@ -73,9 +77,13 @@ class Session {
   void restore(const std::string& snapshot);
 
  private:
+  // A definition as the session holds it: checked once, when it was typed or loaded, and used
+  // as checked by every later program (lang/type_checker.hpp's check_program_in).
   struct Def {
-    std::string name;
-    std::string text;    // `def f(x: T): U = M;`
+    std::string name;               // its (first) function's name, which a later def replaces
+    std::vector<SyntaxDef> syntax;  // as parsed, at its lines of the session's text
+    std::vector<FunDef> checked;    // type-checked and desugared (ids unresolved)
+    std::string text;               // `def f(x: T): U = M;` as typed, for :defs and snapshots
     std::string origin;  // where it was typed or loaded from: the session's name or a file
     std::uint32_t line;  // the line of `origin` it starts on, which diagnostics name
   };
@@ -91,6 +99,12 @@ class Session {
 
   std::string source_name_;
   std::vector<Def> defs_;
+  // The session's text: every definition typed or loaded, each on lines of its own, which the
+  // checked definitions' locations point into; `pieces_` name the origin of each.
+  std::string text_;
+  std::uint32_t text_lines_ = 0;
+  std::vector<SourcePiece> pieces_;
+  NameSupply names_;  // the supply that checked the definitions
   std::vector<Input> inputs_;
   Precision precision_ = Precision::Double;
   PredicateMode predicates_ = PredicateMode::Strict;
@@ -117,10 +131,14 @@ class Session {
   // exit code. `supplied` names an input the caller gives values to itself (a plot's x axis).
   int program_options(Action& a, const std::string& expr, CommonOptions& opts,
                       const std::string& supplied = "") const;
-  // The program of the definitions followed by `main`: its diagnostics name each definition's
-  // own line, and main's line in the session (input_line_), as GHCi's <interactive>:LINE:COL.
-  std::shared_ptr<SourceFile> program_file(const std::vector<Def>& defs,
-                                           const std::string& main) const;
+  // The session's text followed by `main`: its diagnostics name each definition's own line,
+  // and main's line in the session (input_line_), as GHCi's <interactive>:LINE:COL.
+  std::shared_ptr<SourceFile> program_file(const std::string& main) const;
+  // Appends `text` (from `line` of `origin`) to the session's text; its first line there.
+  std::uint32_t append_text(const std::string& text, const std::string& origin, std::uint32_t line);
+  // Every checked function of the definitions but `except` (an index of defs_, or none).
+  std::vector<FunDef> checked_functions(
+      std::size_t except = std::numeric_limits<std::size_t>::max()) const;
   CommonOptions base_options() const;
 };
 

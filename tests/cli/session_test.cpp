@@ -154,5 +154,49 @@ TEST(Session, AFailingPropertyIsCheckFailed) {
   EXPECT_NE(r.diagnostic->message.find(" failed: "), std::string::npos) << r.diagnostic->message;
 }
 
+// The session holds its definitions checked: a later input is checked against them, and one
+// that replaces a definition with other types takes the definitions that call it along.
+TEST(Session, ReplacingADefinitionWithOtherTypesChecksItsCallersAgain) {
+  Session s;
+  ASSERT_EQ(s.handle("def f(x: real): real = x;", 1).exit_code, 0);
+  ASSERT_EQ(s.handle("def g(x: real): real =\n  f(x) + 1;", 2).exit_code, 0);
+  CommandResult r = s.handle("def f(p: real * real): real = 0;", 4);
+  EXPECT_EQ(r.error, ErrorKind::Compile);
+  ASSERT_TRUE(r.diagnostic);
+  EXPECT_EQ(r.diagnostic->origin, "<repl>");
+  EXPECT_EQ(r.diagnostic->line, 3u);  // g's call of f, where g was typed
+  EXPECT_EQ(r.diagnostic->message,
+            "'f' takes an argument of type 'real * real', but is given 'real'");
+  EXPECT_EQ(s.handle("g(1)", 5).value, "2");  // the session as it was
+  // With the same types, the callers keep their checked bodies and call the new one.
+  ASSERT_EQ(s.handle("def f(x: real): real = x * 10;", 6).exit_code, 0);
+  EXPECT_EQ(s.handle("g(1)", 7).value, "11");
+}
+
+TEST(Session, ARestoredSessionHasItsDefinitionsCheckedAtTheirLines) {
+  Session a;
+  a.handle("def sq(x: real): real = x * x;", 1);
+  a.handle("def logsq(x: real): real =\n  log(sq(x));", 6);
+  Session b;
+  b.restore(a.snapshot());
+  EXPECT_EQ(b.snapshot(), a.snapshot());
+  EXPECT_EQ(b.handle(":defs", 9).out, a.handle(":defs", 9).out);
+  CommandResult r = b.handle("logsq(0)", 9);
+  EXPECT_EQ(r.error, ErrorKind::Undefined);
+  ASSERT_TRUE(r.diagnostic);
+  EXPECT_EQ(r.diagnostic->line, 7u);
+  EXPECT_EQ(r.err.rfind("<repl>:7:3: error: undefined: log(x)", 0), 0u) << r.err;
+}
+
+TEST(Session, AFreeVariableInADefinitionIsReportedAsRunReportsIt) {
+  Session s;
+  CommandResult r = s.handle("def f(x: real): real = x + y;", 2);
+  EXPECT_EQ(r.exit_code, 3);  // a function body has no inputs (Fig. 1's letrec rule)
+  ASSERT_TRUE(r.diagnostic);
+  EXPECT_EQ(r.diagnostic->message, "unbound variable 'y'");
+  EXPECT_EQ(r.diagnostic->line, 2u);
+  EXPECT_EQ(s.handle(":defs", 3).out, "");
+}
+
 }  // namespace
 }  // namespace adlang
