@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "driver/error_kind.hpp"
@@ -55,6 +56,21 @@ struct CommandResult {
   // A failure whose diagnostic has no location.
   void fail(ErrorKind kind, std::string message, std::string rendered) {
     fail(kind, CommandDiagnostic{std::move(message), std::nullopt, 0, 0, std::move(rendered)});
+  }
+  // Completes the result of work that returned `code` and printed `printed_out` and
+  // `printed_err`. The exit code and the kind of failure were decided together where the
+  // failure was caught; work whose code disagrees with the failure it recorded is a bug of
+  // ours, recorded as one.
+  void settle(int code, std::string printed_out, std::string printed_err) {
+    out = std::move(printed_out);
+    err = std::move(printed_err);
+    if (exit_code_of(error) != code) {
+      const std::string message = "internal error: the exit code " + std::to_string(code) +
+                                  " disagrees with the failure recorded (" + json_kind(error) + ")";
+      fail(ErrorKind::Internal, message, "adlang: " + message + "\n");
+      err += diagnostic->rendered;
+    }
+    exit_code = exit_code_of(error);
   }
 };
 

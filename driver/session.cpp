@@ -76,19 +76,8 @@ bool Session::needs_more(const std::string& text) {
 }
 
 CommandResult Session::finish(Action& a, int code) {
-  CommandResult& r = a.result;
-  r.out = a.out.str();
-  r.err = a.err.str();
-  // The exit code and the kind of failure were decided together where the failure was caught;
-  // an action whose code disagrees with its recorded failure is a bug of ours.
-  if (exit_code_of(r.error) != code) {
-    const std::string message = "internal error: the exit code " + std::to_string(code) +
-                                " disagrees with the failure recorded (" + json_kind(r.error) + ")";
-    r.fail(ErrorKind::Internal, message, "adlang: " + message + "\n");
-    r.err += r.diagnostic->rendered;
-  }
-  r.exit_code = exit_code_of(r.error);
-  return std::move(r);
+  a.result.settle(code, a.out.str(), a.err.str());
+  return std::move(a.result);
 }
 
 int Session::usage(Action& a, const std::string& message) const {

@@ -14,6 +14,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -27,6 +28,19 @@
 #include "lang/term.hpp"
 
 namespace adlang {
+
+// One command function (driver/commands.hpp) on a whole program, outside any session (the
+// playground's runs): its result, with the text it printed.
+template <class Options>
+CommandResult run_captured(int (*command)(const Options&, std::ostream&, std::ostream&,
+                                          CommandResult*),
+                           const Options& opts) {
+  std::ostringstream out, err;
+  CommandResult r;
+  const int code = command(opts, out, err, &r);
+  r.settle(code, out.str(), err.str());
+  return r;
+}
 
 class Session {
  public:

@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
+
+#include "driver/commands.hpp"
 
 namespace adlang {
 namespace {
@@ -196,6 +199,27 @@ TEST(Session, AFreeVariableInADefinitionIsReportedAsRunReportsIt) {
   EXPECT_EQ(r.diagnostic->message, "unbound variable 'y'");
   EXPECT_EQ(r.diagnostic->line, 2u);
   EXPECT_EQ(s.handle(":defs", 3).out, "");
+}
+
+// run_captured: one command on a whole program, outside a session (the playground's runs).
+TEST(Session, ACommandOnAWholeProgramGivesTheSameResult) {
+  RunCommandOptions o;
+  o.file = "prog.ad";
+  o.source = std::make_shared<SourceFile>(o.file, "def sq(x: real): real = x * x;\nsq(x)");
+  o.env = {"x=2"};
+  CommandResult r = run_captured<RunCommandOptions>(run_command, o);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.value, "4");
+  EXPECT_EQ(r.out, "4\n");
+
+  o.source = std::make_shared<SourceFile>(o.file, "def sq(x: real): real = x * x;\nsq((x, x))");
+  CommandResult bad = run_captured<RunCommandOptions>(run_command, o);
+  EXPECT_EQ(bad.exit_code, 3);
+  EXPECT_STREQ(error_name(bad.error), "CompileError");
+  ASSERT_TRUE(bad.diagnostic);
+  EXPECT_EQ(bad.diagnostic->origin, "prog.ad");
+  EXPECT_EQ(bad.diagnostic->line, 2u);
+  EXPECT_EQ(bad.err.rfind("prog.ad:2:", 0), 0u) << bad.err;
 }
 
 }  // namespace
