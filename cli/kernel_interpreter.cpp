@@ -17,7 +17,6 @@
 #include "cli/kernel_cell_messages.hpp"
 #include "cli/temporary_directory.hpp"
 #include "driver/error_kind.hpp"
-#include "support/exit_codes.hpp"
 #include "support/length_prefixed.hpp"
 #include "support/utf8.hpp"
 

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "lang/diagnostics.hpp"
 #include "support/exit_codes.hpp"
 
 namespace adlang {
@@ -14,24 +15,6 @@ std::vector<std::string> cell_lines_of(const std::string& text) {
   for (std::string line; std::getline(in, line);)
     lines.push_back(line);
   return lines;
-}
-
-// A picture's bytes as a MIME bundle's entry: SVG as its text, PNG in base64 (Jupyter's
-// display data carries binary formats so).
-std::pair<std::string, std::string> mime_entry(const Picture& p) {
-  if (p.format == "svg") return {"image/svg+xml", p.bytes};
-  static const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string b64;
-  for (std::size_t i = 0; i < p.bytes.size(); i += 3) {
-    std::uint32_t n = std::uint32_t(static_cast<unsigned char>(p.bytes[i])) << 16;
-    if (i + 1 < p.bytes.size()) n |= std::uint32_t(static_cast<unsigned char>(p.bytes[i + 1])) << 8;
-    if (i + 2 < p.bytes.size()) n |= std::uint32_t(static_cast<unsigned char>(p.bytes[i + 2]));
-    b64 += digits[(n >> 18) & 63];
-    b64 += digits[(n >> 12) & 63];
-    b64 += i + 1 < p.bytes.size() ? digits[(n >> 6) & 63] : '=';
-    b64 += i + 2 < p.bytes.size() ? digits[n & 63] : '=';
-  }
-  return {"image/" + p.format, b64};
 }
 
 }  // namespace
@@ -69,8 +52,11 @@ int KernelSession::report(const CommandResult& r, CellOutputs& outputs) {
   if (!r.out.empty()) outputs.stream("stdout", r.out);
   if (r.ok()) {
     if (!r.err.empty()) outputs.stream("stderr", r.err);
-    for (const Picture& p : r.pictures)
-      outputs.display({mime_entry(p), {"text/plain", "<" + p.description + ">"}});
+    // The session draws the kernel's pictures as SVG (Session::trace_picture, Session::plot).
+    for (const Picture& p : r.pictures) {
+      internal_check(p.format == "svg", "the kernel's pictures are SVG");
+      outputs.display({{"image/svg+xml", p.bytes}, {"text/plain", "<" + p.description + ">"}});
+    }
     return r.exit_code;
   }
   // The error's name and message are the result's; the traceback is what the CLI prints.
