@@ -3,7 +3,7 @@
 #include <optional>
 #include <sstream>
 
-#include "driver/repl_session.hpp"
+#include "driver/session.hpp"
 #include "lang/diagnostics.hpp"
 #include "lang/parser.hpp"
 #include "support/trim.hpp"
@@ -75,7 +75,7 @@ class Splitter {
       buffer_ += "\n" + raw;  // a definition before its ';'
     }
     is_def_ = starts_with_word(trim(buffer_), "def");
-    if (is_def_ && !ReplSession::needs_more(buffer_)) flush();
+    if (is_def_ && !Session::needs_more(buffer_)) flush();
   }
 
   void finish() {
@@ -157,7 +157,7 @@ std::vector<CellInput> split_cell(const std::string& cell) {
 
 bool cell_is_complete(const std::string& cell) {
   for (const CellInput& in : split_cell(cell))
-    if (in.magic.empty() && ReplSession::needs_more(trim(in.text))) return false;
+    if (in.magic.empty() && Session::needs_more(trim(in.text))) return false;
   return true;
 }
 

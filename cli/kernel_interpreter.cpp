@@ -16,7 +16,7 @@
 
 #include "cli/kernel_cell_messages.hpp"
 #include "cli/temporary_directory.hpp"
-#include "support/exit_codes.hpp"
+#include "driver/error_kind.hpp"
 #include "support/length_prefixed.hpp"
 #include "support/utf8.hpp"
 
@@ -114,7 +114,7 @@ nl::json KernelInterpreter::execute_request_impl(int execution_counter, const st
     if (!cell_dir.empty()) std::filesystem::remove_all(cell_dir, ignored);
   };
   std::string why;
-  const pid_t pid = zygote_->start_cell(session_.repl().snapshot(), code, execution_counter,
+  const pid_t pid = zygote_->start_cell(session_.session().snapshot(), code, execution_counter,
                                         cell_dir, fds[1], why);
   close(fds[1]);
   if (pid < 0) {
@@ -134,7 +134,7 @@ nl::json KernelInterpreter::execute_request_impl(int execution_counter, const st
   try {
     read_messages(fds[0], [&](char kind, std::vector<std::string> f) {
       if (kind == kCellState && f.size() == 1) {
-        session_.repl().restore(f[0]);  // the session's own bytes, not shown
+        session_.session().restore(f[0]);  // the session's own bytes, not shown
         got_state = true;
         return;
       }
@@ -169,8 +169,8 @@ nl::json KernelInterpreter::execute_request_impl(int execution_counter, const st
   remove_cell_directory();
   if (failure) {
     std::string evalue = "the kernel could not read the cell's outputs: " + *failure;
-    publish_execution_error(error_name(kExitInternalError), evalue, {evalue});
-    return xeus::create_error_reply(error_name(kExitInternalError), evalue, {evalue});
+    publish_execution_error(error_name(ErrorKind::Internal), evalue, {evalue});
+    return xeus::create_error_reply(error_name(ErrorKind::Internal), evalue, {evalue});
   }
   if (!got_state && !error) {
     std::string ename, evalue;
@@ -178,7 +178,7 @@ nl::json KernelInterpreter::execute_request_impl(int execution_counter, const st
       ename = "Interrupted";
       evalue = "the evaluation was interrupted; the cell's definitions and settings are not kept";
     } else {
-      ename = error_name(kExitInternalError);
+      ename = error_name(ErrorKind::Internal);
       evalue = WIFSIGNALED(status)
                    ? "the cell's process died of signal " + std::to_string(WTERMSIG(status)) +
                          " (" + strsignal(WTERMSIG(status)) + ")"

@@ -1,21 +1,21 @@
-// The adlang kernel's session (docs/kernel.md): a REPL session (driver/repl_session.hpp) that runs
-// whole cells (cli/kernel_cell.hpp) and reports what they produce as Jupyter outputs: text on
-// the stdout and stderr streams (exactly what the CLI prints for the same program), pictures
-// as display data (the trace graph, the plot: image/svg+xml), and the first failing input as
-// an error (ename, evalue, and the CLI's diagnostic with its caret as the traceback).
+// The adlang kernel's session (docs/kernel.md): a session of the language (driver/session.hpp)
+// that runs whole cells (cli/kernel_cell.hpp) and reports the results of their inputs as
+// Jupyter outputs: text on the stdout and stderr streams (exactly what the CLI prints for the
+// same program), the results' pictures as display data (the trace graph, the plot:
+// image/svg+xml, from memory), and the first failing input as an error (its kind's name, its
+// message, and the CLI's diagnostic with its caret as the traceback).
 //
 // It knows nothing of processes or of the Jupyter protocol: cli/kernel_interpreter.cpp runs
 // it in a child process per cell and forwards its outputs.
 #pragma once
 
 #include <cstdint>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "cli/kernel_cell.hpp"
-#include "driver/repl_session.hpp"
+#include "driver/session.hpp"
 
 namespace adlang {
 
@@ -41,28 +41,20 @@ class KernelSession {
   // Returns the failing input's exit code (support/exit_codes.hpp), or 0.
   int run_cell(const std::string& cell, int execution_count, CellOutputs& outputs);
 
-  ReplSession& repl() { return repl_; }
+  Session& session() { return session_; }
 
   // The text of %help (followed by the REPL's :help).
   static const char* help_text();
 
  private:
-  std::ostringstream out_, err_;
-  ReplSession repl_{out_, err_};
+  Session session_;
   std::string source_name_ = "In[1]";  // the cell being run
 
-  int run_input(const CellInput& in, CellOutputs& outputs);
   int run_magic(const CellInput& in, CellOutputs& outputs);
-  // Sends what the input printed; on failure, its diagnostics as the error.
-  int report(int code, CellOutputs& outputs);
-  // The trace of `in.text` drawn with each node's value (and with `wrt`, its adjoint).
-  int trace_picture(const CellInput& in, const std::string& wrt, CellOutputs& outputs);
+  // Sends what the input printed and its pictures; on failure, its diagnostic as the error.
+  int report(const CommandResult& r, CellOutputs& outputs);
   int plot(const CellInput& in, CellOutputs& outputs);
   int check_random(const std::string& count, CellOutputs& outputs);
 };
-
-// The Jupyter error name of an exit code: Undefined, UsageError, CompileError, CheckFailed,
-// InternalError.
-const char* error_name(int exit_code);
 
 }  // namespace adlang

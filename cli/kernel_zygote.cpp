@@ -15,6 +15,7 @@
 #include "cli/kernel_cell_messages.hpp"
 #include "cli/kernel_session.hpp"
 #include "cli/resource_options.hpp"
+#include "driver/error_kind.hpp"
 #include "support/descriptor_io.hpp"
 #include "support/exit_codes.hpp"
 #include "support/length_prefixed.hpp"
@@ -79,12 +80,12 @@ class PipeOutputs : public CellOutputs {
   set_front_end(FrontEnd::Notebook);  // hints name %set fuel N, not --fuel N
   try {
     KernelSession session;
-    session.repl().restore(state);
+    session.session().restore(state);
     start_resource_budget(budget_limits(ResourceOptions{}));
     session.run_cell(code, count, outputs);
-    send_message(fd, kCellState, {session.repl().snapshot()});
+    send_message(fd, kCellState, {session.session().snapshot()});
   } catch (const std::exception& e) {
-    outputs.error(error_name(kExitInternalError), e.what(), {e.what()});
+    outputs.error(error_name(ErrorKind::Internal), e.what(), {e.what()});
   }
   _exit(0);
 }

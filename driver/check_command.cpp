@@ -56,61 +56,71 @@ std::string reproduce_line(const CheckOptions& o, const RenderedCounterexample& 
 }  // namespace
 
 int check_one_program(const CommonOptions& opts, const std::vector<std::string>& properties,
-                      bool linear_r, std::ostream& out, std::ostream& err) {
+                      bool linear_r, std::ostream& out, std::ostream& err, CommandResult* result) {
   std::vector<PropertyInfo> chosen;
   for (const std::string& name : properties) {
     const PropertyInfo* p = checker::find_property(name);
     if (!p) {
-      err << "adlang: error: unknown property '" << name << "'\nnote: the properties are "
-          << checker::property_names() << "\n";
+      const std::string message = "unknown property '" + name + "'";
+      const std::string text = "adlang: error: " + message + "\nnote: the properties are " +
+                               checker::property_names() + "\n";
+      err << text;
+      if (result) result->fail(ErrorKind::Usage, message, text);
       return kExitUsage;
     }
     chosen.push_back(*p);
   }
   if (chosen.empty()) chosen = all_properties();
   std::shared_ptr<SourceFile> file;
-  return run_guarded(false, out, err, file, [&] {
-    auto p = load_program<double>(opts, file);
-    checker::Program program;
-    program.term = p->term;
-    for (const ProgramInput<double>& in : p->inputs) {
-      checker::Input ci{in.name, in.type, {}};
-      for (double v : in.value)
-        ci.scalars.push_back(ScalarTraits<double>::to_text(v));
-      program.inputs.push_back(std::move(ci));
-    }
-    checker::CheckConfig config;
-    config.precision = opts.precision;
-    config.predicates = opts.predicates;
-    config.den_predicates = opts.predicates;
-    config.linear_r = linear_r;
-    int code = kExitOk;
-    for (const PropertyInfo& prop : chosen) {
-      checker::Outcome o = checker::run_property(prop, program, config, 1);
-      const char* verdict = "pass";
-      switch (o.verdict) {
-        case checker::Verdict::Pass:
-          break;
-        case checker::Verdict::Fail:
-          verdict = "FAIL";
-          code = kExitCheckFailed;
-          break;
-        case checker::Verdict::BothUndefined:
-          verdict = "both undefined";
-          break;
-        case checker::Verdict::Discard:
-          verdict = "not applicable";
-          break;
-      }
-      out << pad(prop.name, 22) << verdict;
-      if (!o.detail.empty()) out << ": " << o.detail;
-      out << "\n";
-    }
-    return code;
-  });
+  return run_guarded(
+      false, out, err, file,
+      [&] {
+        auto p = load_program<double>(opts, file);
+        checker::Program program;
+        program.term = p->term;
+        for (const ProgramInput<double>& in : p->inputs) {
+          checker::Input ci{in.name, in.type, {}};
+          for (double v : in.value)
+            ci.scalars.push_back(ScalarTraits<double>::to_text(v));
+          program.inputs.push_back(std::move(ci));
+        }
+        checker::CheckConfig config;
+        config.precision = opts.precision;
+        config.predicates = opts.predicates;
+        config.den_predicates = opts.predicates;
+        config.linear_r = linear_r;
+        int code = kExitOk;
+        for (const PropertyInfo& prop : chosen) {
+          checker::Outcome o = checker::run_property(prop, program, config, 1);
+          const char* verdict = "pass";
+          switch (o.verdict) {
+            case checker::Verdict::Pass:
+              break;
+            case checker::Verdict::Fail:
+              verdict = "FAIL";
+              code = kExitCheckFailed;
+              if (result && result->ok())
+                result->fail(ErrorKind::CheckFailed,
+                             prop.name + std::string(" failed: ") + o.detail, "");
+              break;
+            case checker::Verdict::BothUndefined:
+              verdict = "both undefined";
+              break;
+            case checker::Verdict::Discard:
+              verdict = "not applicable";
+              break;
+          }
+          out << pad(prop.name, 22) << verdict;
+          if (!o.detail.empty()) out << ": " << o.detail;
+          out << "\n";
+        }
+        return code;
+      },
+      result);
 }
 
-int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err) {
+int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err,
+                  CommandResult* result) {
   if (!opts.file.empty() && !opts.list) {
     CommonOptions c;
     c.file = opts.file;
@@ -118,7 +128,7 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
     c.env = opts.env;
     c.precision = opts.precision;
     c.predicates = opts.predicates;
-    return check_one_program(c, opts.properties, opts.linear_r, out, err);
+    return check_one_program(c, opts.properties, opts.linear_r, out, err, result);
   }
   if (opts.list) {
     // The registry (checker/property_registry.hpp): name, family, source, what it checks, and
@@ -183,16 +193,23 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
   try {
     report = checker::run_checks(ro, config, progress);
   } catch (const std::invalid_argument& e) {
-    err << "adlang: error: " << e.what() << "\nnote: the properties are "
-        << checker::property_names() << "\n";
+    const std::string text = std::string("adlang: error: ") + e.what() +
+                             "\nnote: the properties are " + checker::property_names() + "\n";
+    err << text;
+    if (result) result->fail(ErrorKind::Usage, e.what(), text);
     return abort_ranks(ranks, kExitUsage);
   } catch (const BudgetExceeded& e) {
-    err << "adlang: error: undefined: " << e.what() << "\n";
+    const std::string message = std::string("undefined: ") + e.what();
+    std::string text = "adlang: error: " + message + "\n";
     for (const std::string& n : e.notes())
-      err << "note: " << n << "\n";
+      text += "note: " + n + "\n";
+    err << text;
+    if (result) result->fail(ErrorKind::Resources, message, text);
     return abort_ranks(ranks, kExitUndefined);
   } catch (const std::exception& e) {
-    err << "adlang: internal error: " << e.what() << "\n";
+    const std::string message = std::string("internal error: ") + e.what();
+    err << "adlang: " << message << "\n";
+    if (result) result->fail(ErrorKind::Internal, message, "adlang: " + message + "\n");
     return abort_ranks(ranks, kExitInternalError);
   }
   std::vector<RenderedCounterexample> counterexamples;
@@ -202,6 +219,13 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
   if (ranks.rank != 0) return kExitOk;  // rank 0 prints the merged report
   if (!counterexamples.empty()) code = kExitCheckFailed;
   const bool passed = counterexamples.empty();
+  if (!passed && result) {
+    const RenderedCounterexample& c = counterexamples.front();
+    result->fail(ErrorKind::CheckFailed,
+                 c.property + " failed on program " + std::to_string(c.index) + " of seed " +
+                     std::to_string(c.seed) + ": " + c.detail,
+                 "");
+  }
 
   if (opts.json) {
     out << "{\"seed\": " << opts.seed << ", \"count\": " << opts.count << ", \"shard\": \""

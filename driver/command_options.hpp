@@ -11,6 +11,7 @@
 #include "driver/derivation_format.hpp"
 #include "lang/printer.hpp"
 #include "lang/source.hpp"
+#include "lang/term.hpp"
 #include "semantics/eval_context.hpp"
 #include "semantics/graph/lower.hpp"
 #include "semantics/scalar.hpp"
@@ -30,10 +31,23 @@ inline constexpr std::uint64_t kLinearDerivativeSteps = 200'000'000;
 // precision (docs/cli.md, with the measured costs). Defined in driver/command_runner.cpp.
 std::uint64_t default_fuel(Precision p);
 
+// Definitions checked before the program, in whose scope it is checked (a session's,
+// driver/session.hpp; lang/type_checker.hpp's check_program_in). Their text comes first in the
+// program's `source`, for diagnostics, and the program's own text starts at byte
+// `program_offset` of it, on line `program_line`.
+struct DefinitionScope {
+  std::vector<FunDef> defs;  // checked, desugared, ids unresolved
+  NameSupply names;          // the supply that checked them: their names are taken
+  std::size_t program_offset = 0;
+  std::uint32_t program_line = 1;
+};
+
 struct CommonOptions {
   std::string file;
   // The program text when it does not come from `file` (the REPL); `file` is then unused.
   std::shared_ptr<SourceFile> source;
+  // The definitions the program sees besides its own (the session's), if any.
+  std::shared_ptr<const DefinitionScope> scope;
   std::vector<std::string> env;  // NAME=VALUE
   Precision precision = Precision::Double;
   PredicateMode predicates = PredicateMode::Strict;
@@ -128,6 +142,10 @@ struct PlotOptions : CommonOptions {
   double from = -1, to = 1;
   std::size_t samples = 201;
   std::string output;  // .svg or .png; empty: print the samples only
+  // The chart as an SVG into CommandResult::pictures instead of a file (the notebook).
+  bool picture_in_result = false;
+  // The samples' table on the output (else only the lines saying where the term is undefined).
+  bool print_samples = true;
 };
 
 struct DiffOptions : CommonOptions {

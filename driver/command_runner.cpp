@@ -74,62 +74,90 @@ EvalOptions eval_options(const CommonOptions& opts) {
 }
 
 int run_guarded(bool json, std::ostream& out, std::ostream& err, std::shared_ptr<SourceFile>& file,
-                const std::function<int()>& body) {
+                const std::function<int()>& body, CommandResult* result) {
   int code = kExitInternalError;
+  // Each failure is decided here once: its kind (and so its exit code), its message and where
+  // it points, and the text printed for it.
+  auto failed = [&](ErrorKind kind, const std::string& message, const std::string& rendered,
+                    SourceLoc loc = {}) {
+    report(json, out, err, json_kind(kind), rendered, loc);
+    code = exit_code_of(kind);
+    if (!result) return;
+    CommandDiagnostic d{message, std::nullopt, 0, 0, rendered};
+    if (loc.known() && file) {
+      SourceOrigin o = file->origin_of(loc.line);
+      d.origin = o.name;
+      d.line = o.line;
+      d.col = loc.col;
+    }
+    result->fail(kind, std::move(d));
+  };
   auto guarded = [&] {
     try {
       code = body();
     } catch (const CommandFailure& e) {
-      report(json, out, err, e.code() == kExitCompileError ? "compile" : "usage", e.message());
-      code = e.code();
+      failed(e.code() == kExitCompileError ? ErrorKind::Compile : ErrorKind::Usage,
+             e.summary().value_or(e.message()), e.message(), e.loc());
     } catch (const CompileError& e) {
-      report(json, out, err, "compile", render(e.diagnostic(), file.get()), e.diagnostic().loc);
-      code = kExitCompileError;
+      failed(ErrorKind::Compile, e.diagnostic().message, render(e.diagnostic(), file.get()),
+             e.diagnostic().loc);
     } catch (const Undefined& e) {
       Diagnostic d{Severity::Error, e.loc(), std::string("undefined: ") + e.what(), e.notes()};
-      report(json, out, err, "undefined", render(d, file.get(), "adlang"), e.loc());
-      code = kExitUndefined;
+      failed(ErrorKind::Undefined, d.message, render(d, file.get(), "adlang"), e.loc());
     } catch (const StackExhausted& e) {
-      std::string msg = std::string("adlang: error: undefined: ") + e.what() +
+      std::string msg = std::string("undefined: ") + e.what() +
                         " (the evaluator's stack is exhausted; the recursion may not "
-                        "terminate)\n";
-      report(json, out, err, "undefined", msg);
-      code = kExitUndefined;
+                        "terminate)";
+      failed(ErrorKind::Undefined, msg, "adlang: error: " + msg + "\n");
     } catch (const BudgetExceeded& e) {
-      std::string msg = std::string("adlang: error: undefined: ") + e.what() + "\n";
+      std::string msg = std::string("undefined: ") + e.what();
+      std::string text = "adlang: error: " + msg + "\n";
       for (const std::string& n : e.notes())
-        msg += "note: " + n + "\n";
-      report(json, out, err, "resources", msg);
-      code = kExitUndefined;
+        text += "note: " + n + "\n";
+      failed(ErrorKind::Resources, msg, text);
     } catch (const std::bad_alloc&) {
-      report(json, out, err, "resources",
-             "adlang: error: out of memory (a trace or derivative is too large; lower " +
-                 setting_hint(Setting::MaxTrace, "N") + " or " +
-                 setting_hint(Setting::MaxDerivativeSteps, "N") + ")\n");
-      code = kExitUndefined;
+      std::string msg = "out of memory (a trace or derivative is too large; lower " +
+                        setting_hint(Setting::MaxTrace, "N") + " or " +
+                        setting_hint(Setting::MaxDerivativeSteps, "N") + ")";
+      failed(ErrorKind::Resources, msg, "adlang: error: " + msg + "\n");
     } catch (const InternalError& e) {
-      report(json, out, err, "internal",
+      failed(ErrorKind::Internal, e.what(),
              std::string("adlang: ") + e.what() +
                  "\nthis is a bug in adlang; please report it "
                  "with the program that triggered it\n");
-      code = kExitInternalError;
     } catch (const std::exception& e) {
-      report(json, out, err, "internal", std::string("adlang: internal error: ") + e.what() + "\n");
-      code = kExitInternalError;
+      std::string msg = std::string("internal error: ") + e.what();
+      failed(ErrorKind::Internal, msg, "adlang: " + msg + "\n");
     }
   };
   run_on_large_stack(guarded);
+  if (result) result->exit_code = code;
   return code;
 }
 
+namespace {
+
+// The tool's failure, with its messages and the Debian package that provides it.
+void throw_unless_drawn(const ToolResult& r, const std::string& tool, const std::string& package) {
+  if (r.exit_code == 0) return;
+  throw CommandFailure(kExitUsage, "adlang: error: " + tool + " failed" +
+                                       (r.messages.empty() ? std::string() : ": " + r.messages) +
+                                       "\nnote: drawing needs " + tool + " (Debian: " + package +
+                                       ")\n");
+}
+
+}  // namespace
+
 void draw_with(const std::vector<std::string>& argv, const std::string& input,
                const std::string& package) {
-  ToolResult r = run_tool(argv, input);
-  if (r.exit_code == 0) return;
-  throw CommandFailure(kExitUsage, "adlang: error: " + argv[0] + " failed" +
-                                       (r.messages.empty() ? std::string() : ": " + r.messages) +
-                                       "\nnote: drawing needs " + argv[0] + " (Debian: " + package +
-                                       ")\n");
+  throw_unless_drawn(run_tool(argv, input), argv[0], package);
+}
+
+std::string draw_into_memory(const std::vector<std::string>& argv, const std::string& input,
+                             const std::string& package) {
+  ToolResult r = run_tool(argv, input, true);
+  throw_unless_drawn(r, argv[0], package);
+  return std::move(r.output);
 }
 
 template <class S>

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "driver/command_options.hpp"
+#include "driver/command_result.hpp"
 #include "driver/program_loader.hpp"
 #include "lang/near_miss.hpp"
 #include "lang/printer.hpp"
@@ -22,11 +23,12 @@
 namespace adlang {
 
 // Runs body() on a large stack. Maps CommandFailure, CompileError, Undefined, StackExhausted,
-// InternalError and std::bad_alloc to their exit codes, writing the message to `err` (as a
-// JSON object on `out` when `json`). The body sets `file` once it has read the program, so
-// that errors found later are shown with their source line.
+// InternalError and std::bad_alloc to their kinds (driver/error_kind.hpp) and exit codes,
+// writing the message to `err` (as a JSON object on `out` when `json`) and, given a `result`,
+// recording the failure there with its message and location. The body sets `file` once it has
+// read the program, so that errors found later are shown with their source line.
 int run_guarded(bool json, std::ostream& out, std::ostream& err, std::shared_ptr<SourceFile>& file,
-                const std::function<int()>& body);
+                const std::function<int()>& body, CommandResult* result = nullptr);
 
 // EvalOptions from the command-line options.
 EvalOptions eval_options(const CommonOptions& opts);
@@ -92,6 +94,9 @@ const ProgramInput<S>& input_named(const LoadedProgram<S>& p, const std::string&
 // Debian package that provides it when it fails.
 void draw_with(const std::vector<std::string>& argv, const std::string& input,
                const std::string& package);
+// The same for a tool that writes the picture on its standard output: its bytes.
+std::string draw_into_memory(const std::vector<std::string>& argv, const std::string& input,
+                             const std::string& package);
 
 // Terms with more nodes (as a tree) than this are not printed: printing expands shared
 // subterms, and R's output can be exponentially larger as a tree than in memory.

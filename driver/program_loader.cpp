@@ -65,7 +65,7 @@ ParsedFile parse_file(const SourceFile& file) {
     }
     return p;
   } catch (const CompileError& e) {
-    throw CommandFailure(kExitCompileError, render(e.diagnostic(), &file));
+    throw CommandFailure(kExitCompileError, e.diagnostic(), &file);
   }
 }
 
@@ -104,7 +104,7 @@ void check_precision_supports(const Term& program, Precision p, const SourceFile
                      setting_hint(Setting::Precision, "exact") + " computes",
                  {"exact rationals support + - * / neg add sub mul div dot_n scale_n; use " +
                   setting_hint(Setting::Precision, "double, 50 or 100")}};
-    throw CommandFailure(kExitUsage, render(d, &file));
+    throw CommandFailure(kExitUsage, d, &file);
   }
 }
 
@@ -114,7 +114,20 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
   auto p = std::make_unique<LoadedProgram<S>>();
   p->file = opts.source ? opts.source : read_source(opts.file);
   file = p->file;
-  ParsedFile parsed = parse_file(*p->file);
+  ParsedFile parsed;
+  if (opts.scope) {
+    // Only the program's own text is parsed: the definitions before it are checked already.
+    try {
+      parsed.syntax =
+          parse_program(std::string_view(p->file->text()).substr(opts.scope->program_offset),
+                        opts.scope->program_line);
+    } catch (const CompileError& e) {
+      throw CommandFailure(kExitCompileError, e.diagnostic(), p->file.get());
+    }
+    p->names = opts.scope->names;
+  } else {
+    parsed = parse_file(*p->file);
+  }
   p->syntax = std::move(parsed.syntax);
   p->default_place = parsed.default_place;
   p->python_printed = std::move(parsed.python_printed);
@@ -151,9 +164,13 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
       for (const auto& [name, _] : given)
         valued.push_back(name);
       std::sort(valued.begin(), valued.end());
-      MissingInput m = missing_input(p->syntax, x, valued);
-      throw CommandFailure(m.is_function ? kExitCompileError : kExitUsage,
-                           render(m.diagnostic, p->file.get()));
+      std::vector<Name> functions;
+      if (opts.scope)
+        for (const FunDef& f : opts.scope->defs)
+          functions.push_back(f.name);
+      MissingInput m = missing_input(p->syntax, x, valued, functions);
+      throw CommandFailure(m.is_function ? kExitCompileError : kExitUsage, m.diagnostic,
+                           p->file.get());
     }
     p->inputs.push_back(std::move(it->second));
     given.erase(it);
@@ -170,9 +187,10 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
   for (const ProgramInput<S>& in : p->inputs)
     typed.push_back(TypedName{in.name, in.type});
   try {
-    p->term = check_program(p->syntax, typed, p->names);
+    p->term = opts.scope ? check_program_in(opts.scope->defs, p->syntax, typed, p->names)
+                         : check_program(p->syntax, typed, p->names);
   } catch (const CompileError& e) {
-    throw CommandFailure(kExitCompileError, render(e.diagnostic(), p->file.get()));
+    throw CommandFailure(kExitCompileError, e.diagnostic(), p->file.get());
   }
   check_precision_supports(p->term, opts.precision, *p->file);
   return p;
@@ -181,7 +199,7 @@ std::unique_ptr<LoadedProgram<S>> load_program(const CommonOptions& opts,
 template <class S>
 void check_printable(const LoadedProgram<S>& p) {
   if (p.python_printed && p.python_printed->undecided)
-    throw CommandFailure(kExitCompileError, render(*p.python_printed->undecided, p.file.get()));
+    throw CommandFailure(kExitCompileError, *p.python_printed->undecided, p.file.get());
 }
 
 template <class S>

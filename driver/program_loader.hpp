@@ -4,10 +4,12 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "driver/command_options.hpp"
+#include "lang/diagnostics.hpp"
 #include "lang/python/lower/python_kind.hpp"
 #include "lang/source.hpp"
 #include "lang/syntax.hpp"
@@ -17,16 +19,25 @@
 
 namespace adlang {
 
+// A failure of a command found before it evaluates (usage or compile error, by `code`), with the
+// rendered message; from a diagnostic, also its bare message and location.
 class CommandFailure : public std::exception {
  public:
   CommandFailure(int code, std::string message) : code_(code), message_(std::move(message)) {}
+  CommandFailure(int code, const Diagnostic& d, const SourceFile* file)
+      : code_(code), message_(render(d, file)), summary_(d.message), loc_(d.loc) {}
   int code() const { return code_; }
   const std::string& message() const { return message_; }
   const char* what() const noexcept override { return message_.c_str(); }
+  // The diagnostic's own message and location, when the failure came from one.
+  const std::optional<std::string>& summary() const { return summary_; }
+  SourceLoc loc() const { return loc_; }
 
  private:
   int code_;
   std::string message_;
+  std::optional<std::string> summary_;
+  SourceLoc loc_;
 };
 
 // The text of `path`; CommandFailure (usage) if it cannot be read.

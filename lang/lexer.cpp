@@ -78,9 +78,9 @@ std::string describe(const Token& t) {
   }
 }
 
-std::vector<Token> lex(std::string_view text) {
+std::vector<Token> lex(std::string_view text, std::uint32_t first_line) {
   std::vector<Token> out;
-  std::uint32_t line = 1, col = 1;
+  std::uint32_t line = first_line, col = 1;
   std::size_t i = 0, n = text.size();
   auto advance = [&](std::size_t k) {
     for (std::size_t j = 0; j < k; ++j) {

@@ -2,6 +2,7 @@
 // `--` comments to end of line.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,7 +63,8 @@ std::string describe(const Token& t);
 std::string spelling(TokenKind k);
 
 // Splits `text` into tokens ending with End. Throws CompileError on a character that cannot
-// start a token.
-std::vector<Token> lex(std::string_view text);
+// start a token. Locations count `text`'s first line as `first_line` (a text that continues
+// another, as the REPL's inputs continue its session).
+std::vector<Token> lex(std::string_view text, std::uint32_t first_line = 1);
 
 }  // namespace adlang

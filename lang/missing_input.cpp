@@ -76,8 +76,10 @@ class FirstOccurrence {
 }  // namespace
 
 MissingInput missing_input(const SyntaxProgram& program, Name x,
-                           const std::vector<std::string>& valued) {
+                           const std::vector<std::string>& valued,
+                           const std::vector<Name>& functions) {
   FirstOccurrence at(x);
+  at.funs = functions;
   for (const SyntaxDef& d : program.defs)
     at.funs.push_back(d.name);
   at.term(program.main);

@@ -22,8 +22,10 @@ struct MissingInput {
 // value, at its first occurrence: "'sq' is a function, not a value" when a function of that
 // name is in scope there; else "input 'x' has no value", with "did you mean" for a variable in
 // scope there or an input in `valued` (the inputs that have values) near its name, and how the
-// front end in use gives an input a value (support/setting_hint.hpp).
+// front end in use gives an input a value (support/setting_hint.hpp). `functions` are defined
+// before the program and in scope in all of it (a session's checked definitions).
 MissingInput missing_input(const SyntaxProgram& program, Name x,
-                           const std::vector<std::string>& valued);
+                           const std::vector<std::string>& valued,
+                           const std::vector<Name>& functions = {});
 
 }  // namespace adlang

@@ -14,7 +14,8 @@ namespace {
 
 class Parser {
  public:
-  explicit Parser(std::string_view text) : toks_(lex(text)) {
+  explicit Parser(std::string_view text, std::uint32_t first_line = 1)
+      : toks_(lex(text, first_line)) {
     for (const Token& t : toks_)
       if (t.kind == TokenKind::Ident) identifiers_.insert(Name(t.text));
   }
@@ -450,8 +451,8 @@ class Parser {
 
 }  // namespace
 
-SyntaxProgram parse_program(std::string_view text) {
-  return Parser(text).program();
+SyntaxProgram parse_program(std::string_view text, std::uint32_t first_line) {
+  return Parser(text, first_line).program();
 }
 
 Syntax parse_term(std::string_view text) {

@@ -8,6 +8,7 @@
 // postfix .rd[..](..) .fd[..](..); calls and atoms.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
 #include "lang/syntax.hpp"
@@ -15,8 +16,9 @@
 namespace adlang {
 
 // Parses a whole program. Throws CompileError (with a location) on a syntax error, including a
-// program nested too deeply for the stack.
-SyntaxProgram parse_program(std::string_view text);
+// program nested too deeply for the stack. Locations count the text's first line as
+// `first_line` (lex).
+SyntaxProgram parse_program(std::string_view text, std::uint32_t first_line = 1);
 
 // Parses a single term (used for --env values and in tests); the whole text must be one term.
 Syntax parse_term(std::string_view text);

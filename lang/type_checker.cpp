@@ -102,13 +102,29 @@ class Checker {
  public:
   explicit Checker(NameSupply& names) : names_(names) {}
 
-  Term program(const SyntaxProgram& p, const std::vector<TypedName>& inputs) {
+  // The program with the functions `scope` (checked before) in scope: one letrec group of
+  // `scope` and the program's defs around its main term.
+  Term program(const std::vector<FunDef>& scope, const SyntaxProgram& p,
+               const std::vector<TypedName>& inputs) {
     for (const TypedName& in : inputs)
       scopes_.bind_var(in.name, in.type);
-    if (p.defs.empty()) return term(p.main);
-    // All defs are in scope in every def body and in the main term.
+    if (scope.empty() && p.defs.empty()) return term(p.main);
+    std::vector<FunDef> defs = definitions(scope, p.defs);
+    Term main = term(p.main);
+    SourceLoc loc = scope.empty() ? p.defs.front().loc : scope.front().loc;
+    defs.insert(defs.begin(), scope.begin(), scope.end());
+    return mk::letrec(std::move(defs), main, loc);
+  }
+
+  // The defs `ds`, each with `scope` and all of `ds` in scope (Fig. 1's letrec rule).
+  std::vector<FunDef> definitions(const std::vector<FunDef>& scope,
+                                  const std::vector<SyntaxDef>& ds) {
+    for (const FunDef& f : scope)
+      scopes_.bind_fun(f.name, FunSig{f.param_type, f.result_type});
     std::unordered_map<Name, SourceLoc, NameHash> seen;
-    for (const SyntaxDef& d : p.defs) {
+    for (const FunDef& f : scope)
+      seen.emplace(f.name, f.loc);
+    for (const SyntaxDef& d : ds) {
       auto [it, fresh] = seen.emplace(d.name, d.loc);
       if (!fresh) {
         throw CompileError(d.loc, "function '" + d.name.str() + "' is defined twice",
@@ -117,10 +133,9 @@ class Checker {
       scopes_.bind_fun(d.name, FunSig{d.param.type, d.result_type});
     }
     std::vector<FunDef> defs;
-    for (const SyntaxDef& d : p.defs)
+    for (const SyntaxDef& d : ds)
       defs.push_back(function_body(d.name, d.param, d.result_type, d.body, d.loc));
-    Term main = term(p.main);
-    return mk::letrec(std::move(defs), main, p.defs.front().loc);
+    return defs;
   }
 
   Term term(const Syntax& s) {
@@ -570,7 +585,7 @@ class InputCollector {
 
 Term desugar_program(const SyntaxProgram& program, const std::vector<TypedName>& inputs,
                      NameSupply& names) {
-  Term core = Checker(names).program(program, inputs);
+  Term core = Checker(names).program({}, program, inputs);
   verify_pass("desugaring", core, inputs, FunIds::MayBeUnresolved);
   return core;
 }
@@ -578,6 +593,26 @@ Term desugar_program(const SyntaxProgram& program, const std::vector<TypedName>&
 Term check_program(const SyntaxProgram& program, const std::vector<TypedName>& inputs,
                    NameSupply& names) {
   Term resolved = resolve_functions(desugar_program(program, inputs, names));
+  verify_pass("resolution", resolved, inputs, FunIds::Resolved);
+  return resolved;
+}
+
+std::vector<FunDef> check_definitions(const std::vector<FunDef>& scope,
+                                      const std::vector<SyntaxDef>& defs, NameSupply& names) {
+  std::vector<FunDef> checked = Checker(names).definitions(scope, defs);
+  // Verified as the group they make with their scope, around a main term of no interest.
+  std::vector<FunDef> group = scope;
+  group.insert(group.end(), checked.begin(), checked.end());
+  if (!group.empty())
+    verify_pass("desugaring", mk::letrec(group, mk::unit()), {}, FunIds::MayBeUnresolved);
+  return checked;
+}
+
+Term check_program_in(const std::vector<FunDef>& scope, const SyntaxProgram& program,
+                      const std::vector<TypedName>& inputs, NameSupply& names) {
+  Term core = Checker(names).program(scope, program, inputs);
+  verify_pass("desugaring", core, inputs, FunIds::MayBeUnresolved);
+  Term resolved = resolve_functions(core);
   verify_pass("resolution", resolved, inputs, FunIds::Resolved);
   return resolved;
 }

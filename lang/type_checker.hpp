@@ -28,6 +28,19 @@ Term desugar_program(const SyntaxProgram& program, const std::vector<TypedName>&
 Term check_program(const SyntaxProgram& program, const std::vector<TypedName>& inputs,
                    NameSupply& names);
 
+// The top-level definitions `defs` checked as desugar_program checks a program's defs, with the
+// functions `scope` (definitions checked before, by this function: desugared, ids unresolved)
+// and each other in scope: the REPL's session checks each new definition against those it
+// holds (driver/session.hpp). A name of `scope` defined again is an error, as in a program.
+std::vector<FunDef> check_definitions(const std::vector<FunDef>& scope,
+                                      const std::vector<SyntaxDef>& defs, NameSupply& names);
+
+// check_program for `program` with the definitions `scope` (check_definitions') in scope: the
+// core IR of one letrec group, `scope` then the program's defs, around its main term. `names`
+// must have taken every name of `scope` (the supply that checked it, or a copy).
+Term check_program_in(const std::vector<FunDef>& scope, const SyntaxProgram& program,
+                      const std::vector<TypedName>& inputs, NameSupply& names);
+
 // check_program for a single term in the type environment `inputs` with no functions in scope.
 Term check_term(const Syntax& term, const std::vector<TypedName>& inputs, NameSupply& names);
 

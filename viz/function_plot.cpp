@@ -76,8 +76,8 @@ std::string gnuplot_script(const FunctionPlot& plot, PlotFormat format, const st
     g << "set terminal pngcairo size 800,520 enhanced font 'Helvetica,11'\n";
   }
   // The legend below the chart, outside the data (it hid an undefined point's marker).
-  g << "set output " << gp_string(output) << "\n"
-    << "set title " << gp_string(plot.title) << " noenhanced\n"
+  if (!output.empty()) g << "set output " << gp_string(output) << "\n";
+  g << "set title " << gp_string(plot.title) << " noenhanced\n"
     << "set xlabel " << gp_string(plot.wrt) << " noenhanced\n"
     << "set grid\nset key outside below center horizontal box\nset zeroaxis\n";
   if (std::optional<std::pair<double, double>> y = y_range(plot.samples)) {

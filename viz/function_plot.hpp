@@ -27,7 +27,7 @@ struct FunctionPlot {
 
 enum class PlotFormat { Svg, Png };
 
-// The gnuplot script that draws `plot` into `output`.
+// The gnuplot script that draws `plot` into `output` (empty: onto gnuplot's standard output).
 std::string gnuplot_script(const FunctionPlot& plot, PlotFormat format, const std::string& output);
 
 }  // namespace adlang

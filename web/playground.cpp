@@ -6,6 +6,7 @@
 
 #include "checker/property_registry.hpp"
 #include "driver/commands.hpp"
+#include "driver/session.hpp"
 #include "lang/source.hpp"
 #include "support/exit_codes.hpp"
 #include "support/setting_hint.hpp"
@@ -28,20 +29,30 @@ std::vector<std::string> env_bindings(const std::string& text) {
   return env;
 }
 
-PlaygroundResult bad_precision(const std::string& precision) {
+// The page's usage error, said as the CLI says it.
+PlaygroundResult playground_usage(const std::string& message) {
   PlaygroundResult r;
-  r.err =
-      "adlang: error: --precision: expected double, 50, 100 or exact, got '" + precision + "'\n";
-  r.exit_code = kExitUsage;
+  r.err = "adlang: error: " + message + "\n";
+  r.exit_code = exit_code_of(ErrorKind::Usage);
+  r.error = error_name(ErrorKind::Usage);
   return r;
+}
+
+PlaygroundResult bad_precision(const std::string& precision) {
+  return playground_usage("--precision: expected double, 50, 100 or exact, got '" + precision +
+                          "'");
+}
+
+// What the page shows of a command's result: the text the CLI prints, its exit code and the
+// name of its failure.
+PlaygroundResult shown(const CommandResult& c) {
+  return PlaygroundResult{c.out, c.err, c.exit_code, error_name(c.error)};
 }
 
 }  // namespace
 
 PlaygroundResult run_playground(const PlaygroundRequest& q) {
   set_front_end(FrontEnd::Playground);  // hints name the page's settings, not the CLI's flags
-  PlaygroundResult r;
-  std::ostringstream out, err;
   std::optional<Precision> p = parse_precision(q.precision);
   if (!p) return bad_precision(q.precision);
   auto fill = [&](CommonOptions& o) {
@@ -56,8 +67,9 @@ PlaygroundResult run_playground(const PlaygroundRequest& q) {
   if (q.command == "run") {
     RunCommandOptions o;
     fill(o);
-    r.exit_code = run_command(o, out, err);
-  } else if (q.command == "trace" || q.command == "trace-dot") {
+    return shown(run_captured<RunCommandOptions>(run_command, o));
+  }
+  if (q.command == "trace" || q.command == "trace-dot") {
     TraceOptions o;
     fill(o);
     if (q.command == "trace-dot") {
@@ -65,32 +77,30 @@ PlaygroundResult run_playground(const PlaygroundRequest& q) {
       if (!q.wrt.empty()) o.wrt = q.wrt;
       o.dir = dir;
     }
-    r.exit_code = trace_command(o, out, err);
-  } else if (q.command == "diff") {
+    return shown(run_captured(trace_command, o));
+  }
+  if (q.command == "diff") {
     DiffOptions o;
     fill(o);
     o.wrt = q.wrt;
     o.dir = dir;
-    r.exit_code = diff_command(o, out, err);
-  } else if (q.command == "den") {
+    return shown(run_captured(diff_command, o));
+  }
+  if (q.command == "den") {
     DenOptions o;
     fill(o);
-    r.exit_code = den_command(o, out, err);
-  } else if (q.command == "plot") {
+    return shown(run_captured(den_command, o));
+  }
+  if (q.command == "plot") {
     PlotOptions o;
     fill(o);
     o.wrt = q.wrt;
     o.from = q.from;
     o.to = q.to;
     o.samples = q.samples;
-    r.exit_code = plot_command(o, out, err);
-  } else {
-    err << "adlang: error: the playground has no command '" << q.command << "'\n";
-    r.exit_code = kExitUsage;
+    return shown(run_captured(plot_command, o));
   }
-  r.out = out.str();
-  r.err += err.str();
-  return r;
+  return playground_usage("the playground has no command '" + q.command + "'");
 }
 
 PlaygroundResult check_playground(const PlaygroundCheck& check,
@@ -110,12 +120,7 @@ PlaygroundResult check_playground(const PlaygroundCheck& check,
     o.env = env_bindings(check.env);
   }
   o.on_progress = progress;
-  std::ostringstream out, err;
-  PlaygroundResult r;
-  r.exit_code = check_command(o, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
+  return shown(run_captured(check_command, o));
 }
 
 double playground_default_fuel(const std::string& precision) {

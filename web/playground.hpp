@@ -13,6 +13,9 @@ struct PlaygroundResult {
   std::string out;  // standard output
   std::string err;  // standard error (diagnostics)
   int exit_code = 0;
+  // What failed, by the name the session's result gives it (driver/error_kind.hpp:
+  // CompileError, Undefined, UsageError, CheckFailed, InternalError); empty on success.
+  std::string error;
 };
 
 // A command of the page on the editor's program, named "playground.ad" in diagnostics.

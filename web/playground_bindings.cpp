@@ -1,6 +1,6 @@
 // The playground's entry points for JavaScript (embind, web/playground.hpp):
 //   Module.run({command, source, env, precision, wrt, dir, from, to, samples, fuel})
-//     -> {stdout, stderr, exit_code}
+//     -> {stdout, stderr, exit_code, error} (error: the failure's name, empty on success)
 //   Module.check(property, count, seed, precision, editor, source, env, progress) -> the same;
 //     progress({property, tried, passed, failed, both_undefined, discarded, seconds}, total) is
 //     called as the run goes on, with the property's counts so far
@@ -43,7 +43,8 @@ EMSCRIPTEN_BINDINGS(adlang_playground) {
   emscripten::value_object<adlang::PlaygroundResult>("PlaygroundResult")
       .field("stdout", &adlang::PlaygroundResult::out)
       .field("stderr", &adlang::PlaygroundResult::err)
-      .field("exit_code", &adlang::PlaygroundResult::exit_code);
+      .field("exit_code", &adlang::PlaygroundResult::exit_code)
+      .field("error", &adlang::PlaygroundResult::error);
   emscripten::value_object<adlang::PlaygroundRequest>("PlaygroundRequest")
       .field("command", &adlang::PlaygroundRequest::command)
       .field("source", &adlang::PlaygroundRequest::source)

@@ -123,8 +123,8 @@ TEST(KernelSession, TheSnapshotCarriesDefinitionsInputsAndSettings) {
   a.run_cell("def sq(x: real): real = x * x;\n%env y=2\n%set precision 50\n%set fuel 99", 1,
              ignored);
   KernelSession b;
-  b.repl().restore(a.repl().snapshot());
-  EXPECT_EQ(b.repl().snapshot(), a.repl().snapshot());
+  b.session().restore(a.session().snapshot());
+  EXPECT_EQ(b.session().snapshot(), a.session().snapshot());
   RecordingOutputs out;
   EXPECT_EQ(b.run_cell("sq(y) / 3\n%set", 2, out), 0);
   ASSERT_EQ(out.items.size(), 2u);

@@ -221,5 +221,40 @@ TEST(TypeChecker, DiagnosticsRenderWithTheSourceLineAndACaret) {
   }
 }
 
+// A session's definitions, checked once (check_definitions), and a later program checked in
+// their scope (check_program_in): the same core IR as the whole program checked at once, and
+// the same errors, at the lines the texts were given.
+TEST(TypeChecker, AProgramChecksInTheScopeOfDefinitionsCheckedBefore) {
+  NameSupply names;
+  SyntaxProgram first = parse_program("def sq(x: real): real = x * x;\n()");
+  std::vector<FunDef> sq = check_definitions({}, first.defs, names);
+  SyntaxProgram second = parse_program("def quad(x: real): real = sq(sq(x));\n()", 3);
+  std::vector<FunDef> quad = check_definitions(sq, second.defs, names);
+  ASSERT_EQ(quad.size(), 1u);
+  EXPECT_EQ(quad[0].loc.line, 3u);
+  std::vector<FunDef> scope = sq;
+  scope.insert(scope.end(), quad.begin(), quad.end());
+  Term in_scope =
+      check_program_in(scope, parse_program("quad(y) + 1", 5), {{Name("y"), Type::real()}}, names);
+  EXPECT_EQ(print_program(in_scope),
+            print_program(
+                test::check("def sq(x: real): real = x * x;\ndef quad(x: real): real = sq(sq(x));\n"
+                            "quad(y) + 1",
+                            {{"y", "2"}})
+                    .term));
+
+  // A call that does not fit a checked definition's type, at its own line.
+  try {
+    check_program_in(scope, parse_program("sq((1, 2))", 7), {}, names);
+    FAIL() << "no type error";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.diagnostic().loc.line, 7u);
+    EXPECT_EQ(e.diagnostic().message,
+              "'sq' takes an argument of type 'real', but is given 'real * real'");
+  }
+  // A checked definition defined again in the same group.
+  EXPECT_THROW(check_definitions(sq, first.defs, names), CompileError);
+}
+
 }  // namespace
 }  // namespace adlang
