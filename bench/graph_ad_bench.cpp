@@ -130,6 +130,7 @@ EvalOptions eval_options() {
   use_ad(o, AdMode::Tape);
   o.max_derivative_steps = UINT64_MAX;
   o.max_trace_nodes = UINT64_MAX;
+  o.max_rd_trace_nodes = UINT64_MAX;
   o.fuel = UINT64_MAX / 4;
   return o;
 }

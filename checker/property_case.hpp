@@ -167,6 +167,7 @@ class Case {
     o.fuel = c_.fuel;
     o.unfold = unfold;
     o.max_trace_nodes = c_.max_trace_nodes;
+    o.max_rd_trace_nodes = c_.max_trace_nodes;  // one budget for the trace, as it was
     o.max_derivative_steps = linear_ ? c_.max_linear_derivative_steps : derivative_steps_;
     o.ad = linear_ ? AdMode::Linear : AdMode::Paper;
     o.reverse_deriv = linear_ ? c_.impl.linear_reverse_deriv : c_.impl.reverse_deriv;

@@ -51,6 +51,10 @@ void add_common(CLI::App& cmd, CommonOptions& o, CommonFlags& f) {
   cmd.add_option("--max-rd-nesting", o.max_rd_nesting,
                  "rd redexes evaluated one inside another before giving up")
       ->capture_default_str();
+  cmd.add_option("--max-rd-trace", o.max_rd_trace,
+                 "trace steps allowed for one rd redex (with the rds inside it) before giving "
+                 "up")
+      ->capture_default_str();
   cmd.add_option("--max-derivative-steps", o.max_derivative_steps,
                  "steps of R allowed before giving up (default 250000 with --ad=paper, "
                  "200000000 with --ad=linear or tape)");

@@ -55,6 +55,7 @@ struct CommonOptions {
   std::optional<std::uint64_t> unfold;
   std::uint64_t max_trace = EvalOptions{}.max_trace_nodes;
   std::uint64_t max_rd_nesting = EvalOptions{}.max_rd_nesting;
+  std::uint64_t max_rd_trace = EvalOptions{}.max_rd_trace_nodes;
   std::optional<std::uint64_t> max_derivative_steps;  // default: by `ad`, as above
   AdMode ad = AdMode::Tape;
   bool json = false;

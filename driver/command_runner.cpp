@@ -67,6 +67,7 @@ EvalOptions eval_options(const CommonOptions& opts) {
   e.unfold = opts.unfold;
   e.max_trace_nodes = opts.max_trace;
   e.max_rd_nesting = opts.max_rd_nesting;
+  e.max_rd_trace_nodes = opts.max_rd_trace;
   use_ad(e, opts.ad);
   e.max_derivative_steps = opts.max_derivative_steps.value_or(
       opts.ad == AdMode::Paper ? kPaperDerivativeSteps : kLinearDerivativeSteps);

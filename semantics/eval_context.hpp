@@ -9,6 +9,7 @@
 #include "ad/linear_reverse_deriv.hpp"
 #include "ad/reverse_deriv.hpp"
 #include "lang/name.hpp"
+#include "lang/source.hpp"
 #include "lang/term.hpp"
 #include "semantics/op_eval.hpp"
 
@@ -43,6 +44,11 @@ struct EvalOptions {
   // differentiates the trace: a recursion through a derivative nests without end). The
   // denotational evaluator's tags allow 63 levels; the same order of magnitude here.
   std::uint64_t max_rd_nesting = 64;
+  // Trace-term nodes symbolic evaluation may record for one outermost rd redex (its body, with
+  // the rds nested in it): the trace it differentiates, all in memory until R has run. The
+  // default keeps one such trace within about 1 GB and 10 s (docs/robustness.md, "The trace of
+  // one derivative"): a recursion inside a derivative that does not end is reported there.
+  std::uint64_t max_rd_trace_nodes = 500'000;
   // Which differentiation computes rd redexes (ad/ad_mode.hpp), and the R it applies to traces:
   // Fig. 6's for Paper, the linear R for Linear and Tape (use_ad() keeps the two consistent;
   // the checker's tests substitute deliberately broken Rs here).
@@ -65,6 +71,9 @@ struct EvalContext {
   ReverseDerivStats derivative;   // R steps used
   std::uint64_t trace_nodes = 0;  // trace bindings and redexes recorded by symbolic evaluation
   std::uint64_t rd_depth = 0;     // rd redexes being symbolically evaluated, one inside another
+  // trace_nodes when the outermost of them began, and where it is (--max-rd-trace).
+  std::uint64_t rd_trace_start = 0;
+  SourceLoc rd_trace_loc;
   // When set, the evaluators report each judgement they establish (derivation_recorder.hpp);
   // symbolic evaluation then evaluates traces with the reference evaluator.
   DerivationRecorder* recorder = nullptr;

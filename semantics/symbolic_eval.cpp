@@ -264,6 +264,14 @@ class SymbolicEval {
           "the trace has more than " + std::to_string(cx_.options.max_trace_nodes) + " steps",
           {"raise the limit with " + setting_hint(Setting::MaxTrace, "N")});
     }
+    if (cx_.rd_depth > 0 && cx_.trace_nodes - cx_.rd_trace_start > cx_.options.max_rd_trace_nodes) {
+      throw Undefined(UndefinedKind::TraceSize, cx_.rd_trace_loc,
+                      "the trace of this derivative has more than " +
+                          std::to_string(cx_.options.max_rd_trace_nodes) + " steps",
+                      {"a recursion inside the derivative may not terminate; raise the limit "
+                       "with " +
+                       setting_hint(Setting::MaxRdTrace, "N")});
+    }
   }
 
   // M in a non-trivial context: reduces M to a value term, recording a binding
@@ -454,7 +462,8 @@ class SymbolicEval {
     throw InternalError("internal error: symbolic evaluation of a non-redex");
   }
 
-  // One more rd redex inside those being evaluated (--max-rd-nesting).
+  // One more rd redex inside those being evaluated (--max-rd-nesting); the outermost one starts
+  // the count of its trace's steps (--max-rd-trace).
   struct RdNesting {
     RdNesting(EvalContext& cx, SourceLoc loc) : cx_(cx) {
       if (cx_.rd_depth >= cx_.options.max_rd_nesting) {
@@ -465,7 +474,10 @@ class SymbolicEval {
                          "with " +
                          setting_hint(Setting::MaxRdNesting, "N")});
       }
-      ++cx_.rd_depth;
+      if (cx_.rd_depth++ == 0) {
+        cx_.rd_trace_start = cx_.trace_nodes;
+        cx_.rd_trace_loc = loc;
+      }
     }
     ~RdNesting() { --cx_.rd_depth; }
     RdNesting(const RdNesting&) = delete;

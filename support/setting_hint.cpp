@@ -31,6 +31,8 @@ std::string flag(Setting s, const std::string& value) {
       return "--max-derivative-steps " + value;
     case Setting::MaxRdNesting:
       return "--max-rd-nesting " + value;
+    case Setting::MaxRdTrace:
+      return "--max-rd-trace " + value;
     case Setting::MaxFrames:
       return "--max-frames " + value;
     case Setting::DerivationMaxJudgements:

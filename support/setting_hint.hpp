@@ -30,6 +30,7 @@ enum class Setting {
   MaxTrace,                 // the size of a trace
   MaxDerivativeSteps,       // the steps of a derivative
   MaxRdNesting,             // nested rd
+  MaxRdTrace,               // the trace of one rd redex
   MaxFrames,                // the graph engines' frames
   DerivationMaxJudgements,  // the judgements of a printed derivation
   Timeout,                  // the time budget

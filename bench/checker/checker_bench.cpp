@@ -168,6 +168,7 @@ void rd_ratio_table() {
           EvalOptions o;
           o.max_derivative_steps = 2'000'000;
           o.max_trace_nodes = 2'000'000;
+          o.max_rd_trace_nodes = 2'000'000;
           use_ad(o, ad);
           EvalContext cx(o, names);
           benchmark::DoNotOptimize(ordinary_eval(t, rho, nullptr, cx));

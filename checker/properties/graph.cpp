@@ -87,6 +87,7 @@ EvalOptions graph_eval_options(const CheckConfig& config) {
   eo.evaluator = Evaluator::Compiled;
   eo.fuel = config.fuel;
   eo.max_trace_nodes = config.max_trace_nodes;
+  eo.max_rd_trace_nodes = config.max_trace_nodes;
   use_ad(eo, AdMode::Tape);
   eo.max_derivative_steps = config.max_linear_derivative_steps;
   return eo;

@@ -10,6 +10,7 @@
 #include "cli/process.hpp"
 #include "support/address_sanitizer.hpp"
 #include "support/resource_budget.hpp"
+#include "support/test_support.hpp"
 
 namespace adlang::test {
 namespace {
@@ -88,6 +89,41 @@ TEST(Budgets, RepeatingRecursionThroughGradIsUndefined) {
   r = adlang({"run", program("repeating_grad_loop.ad"), "--predicates", "total", "--unfold", "3"});
   expect_undefined_within_budget(r, "beyond the unfolding bound");
   EXPECT_EQ(r.err.find("repeats"), std::string::npos) << r.err;
+}
+
+// Recursions without end inside a derivative whose argument is new at every turn, so that no
+// call recurs and no rd nests in another: a loop in tail position, a loop that takes a gradient
+// at every turn, a recursion not in tail position, and the random program above with its tail
+// call changed. Each grows the trace of one rd without end; the bound on that trace
+// (--max-rd-trace, docs/robustness.md) reports it at the rd, within 10 s and 1 GB.
+TEST(Budgets, EndlessRecursionInsideOneDerivativeIsUndefined) {
+  for (const char* file : {"loop_in_grad.ad", "grad_loop_in_grad.ad", "deep_recursion_in_grad.ad",
+                           "changing_grad_loop.ad"}) {
+    SCOPED_TRACE(file);
+    ProcessResult r = adlang({"run", program(file), "--predicates", "total"});
+    expect_undefined_within_budget(r, "the trace of this derivative has more than 500000 steps");
+    EXPECT_NE(r.err.find("raise the limit with --max-rd-trace N"), std::string::npos) << r.err;
+    EXPECT_LT(r.peak_bytes, std::uint64_t(1) << 30);
+  }
+  // The diagnostic in full: at the grad whose trace it is, naming the flag.
+  const std::string dir = std::string(ADLANG_SOURCE_DIR) + "/tests/cli/budget";
+  ProcessResult r = run_process(adlang_binary(), {"run", "loop_in_grad.ad"}, dir);
+  EXPECT_EQ(r.exit_code, 1);
+  test::expect_golden("cli/loop_in_grad.err", r.err);
+  // The flag sets the bound.
+  r = adlang(
+      {"run", program("changing_grad_loop.ad"), "--predicates", "total", "--max-rd-trace", "2000"});
+  expect_undefined_within_budget(r, "the trace of this derivative has more than 2000 steps");
+  // The same bound under the reference evaluator and the other differentiations (under Fig. 6's
+  // R a gradient at every turn meets the budget of R's steps first, so there the loop has none).
+  for (std::vector<std::string> extra :
+       {std::vector<std::string>{"grad_loop_in_grad.ad", "--engine", "reference"},
+        std::vector<std::string>{"grad_loop_in_grad.ad", "--ad", "linear"},
+        std::vector<std::string>{"loop_in_grad.ad", "--ad", "paper"}}) {
+    std::vector<std::string> args = {"run", program(extra[0])};
+    args.insert(args.end(), extra.begin() + 1, extra.end());
+    expect_undefined_within_budget(adlang(args), "--max-rd-trace N");
+  }
 }
 
 // A random program with recursion through nested derivatives (fd, rd inside rd, a grad at a

@@ -134,6 +134,56 @@ TEST(SymbolicEval, RepeatedCallsAreUndefined) {
   EXPECT_EQ(trace(fixed, {{"n", "0.25"}, {"x", "1"}}).find("undefined"), std::string::npos);
 }
 
+// The trace of one outermost rd redex (its body, with the rds nested in it) is bounded by
+// max_rd_trace_nodes (--max-rd-trace): a loop inside a derivative that does not end is
+// undefined at that rd. The count is per outermost redex, not per run: two rds side by side,
+// each within the bound, answer although their traces together exceed it.
+TEST(SymbolicEval, TheTraceOfOneDerivativeIsBounded) {
+  const std::string loop =
+      "def loop(p: real * real): real =\n"
+      "  let (k: real, y: real) = p in if k < 0.5 then y else loop(k - 1, sin(y));\n";
+  // The steps of the run, and those counted toward the last outermost rd's bound.
+  auto steps = [&](const std::string& main, std::uint64_t bound) {
+    test::Checked c = test::check(loop + main, {{"n", "100"}, {"x", "0.5"}});
+    ValueEnv<double> rho;
+    rho.push(Name("n"), Value<double>{100});
+    rho.push(Name("x"), Value<double>{0.5});
+    EvalOptions o;
+    use_ad(o, AdMode::Linear);  // Fig. 6's R is exponential in the loop's nested lets
+    o.max_rd_trace_nodes = bound;
+    EvalContext cx(o, c.names);
+    symbolic_eval(c.term, rho, nullptr, cx);
+    return std::pair{cx.trace_nodes, cx.trace_nodes - cx.rd_trace_start};
+  };
+  // "1.rd" is at line 3, its rd at column 3.
+  const std::string one = "1.rd[x](y: real. loop(n, y))";
+  const std::uint64_t body = steps(one, UINT64_MAX).second;
+  EXPECT_GT(body, 300u);
+  EXPECT_EQ(steps(one, body).second, body);
+  // Two side by side: each within the bound, together beyond it.
+  EXPECT_GT(steps("(" + one + ", " + one + ")", body).first, 2 * body);
+  try {
+    steps(one, body - 1);
+    ADD_FAILURE() << "no undefinedness";
+  } catch (const Undefined& e) {
+    EXPECT_EQ(e.kind(), UndefinedKind::TraceSize);
+    EXPECT_EQ(std::string(e.what()),
+              "the trace of this derivative has more than " + std::to_string(body - 1) + " steps");
+    EXPECT_EQ(e.loc(), (SourceLoc{3, 3}));
+    ASSERT_EQ(e.notes().size(), 1u);
+    EXPECT_NE(e.notes()[0].find("--max-rd-trace N"), std::string::npos);
+  }
+  // An rd nested in another: the inner trace counts toward the outer one's, and the outer one
+  // is reported.
+  try {
+    steps("1.rd[x](z: real. z * " + one + ")", body);
+    ADD_FAILURE() << "no undefinedness";
+  } catch (const Undefined& e) {
+    EXPECT_EQ(e.kind(), UndefinedKind::TraceSize);
+    EXPECT_EQ(e.loc(), (SourceLoc{3, 3}));
+  }
+}
+
 // A loop written as tail recursion traces without recursing on the C++ stack: 20,000 steps on
 // this thread's ordinary stack (8 MiB; each step nests the trace one call deeper), then the
 // linear R and the compiled evaluator on the trace, also iterative along let chains.
