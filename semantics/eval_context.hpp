@@ -48,7 +48,7 @@ struct EvalOptions {
   // the rds nested in it): the trace it differentiates, all in memory until R has run. The
   // default keeps one such trace within about 1 GB and 10 s (docs/robustness.md, "The trace of
   // one derivative"): a recursion inside a derivative that does not end is reported there.
-  std::uint64_t max_rd_trace_nodes = 500'000;
+  std::uint64_t max_rd_trace_nodes = 250'000;
   // Which differentiation computes rd redexes (ad/ad_mode.hpp), and the R it applies to traces:
   // Fig. 6's for Paper, the linear R for Linear and Tape (use_ad() keeps the two consistent;
   // the checker's tests substitute deliberately broken Rs here).

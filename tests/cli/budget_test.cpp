@@ -101,7 +101,7 @@ TEST(Budgets, EndlessRecursionInsideOneDerivativeIsUndefined) {
                            "changing_grad_loop.ad"}) {
     SCOPED_TRACE(file);
     ProcessResult r = adlang({"run", program(file), "--predicates", "total"});
-    expect_undefined_within_budget(r, "the trace of this derivative has more than 500000 steps");
+    expect_undefined_within_budget(r, "the trace of this derivative has more than 250000 steps");
     EXPECT_NE(r.err.find("raise the limit with --max-rd-trace N"), std::string::npos) << r.err;
     EXPECT_LT(r.peak_bytes, std::uint64_t(1) << 30);
   }
