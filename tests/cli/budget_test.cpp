@@ -101,9 +101,16 @@ TEST(Budgets, EndlessRecursionInsideOneDerivativeIsUndefined) {
                            "changing_grad_loop.ad"}) {
     SCOPED_TRACE(file);
     ProcessResult r = adlang({"run", program(file), "--predicates", "total"});
+    EXPECT_LT(r.peak_bytes, std::uint64_t(1) << 30);
+    // Under AddressSanitizer the evaluator's stack is 64 MiB (support/stack.hpp), which the
+    // recursion not in tail position, one C++ frame deeper at each call, exhausts before its
+    // trace reaches the bound: undefined as well, for that reason.
+    if (kAddressSanitizer && std::string(file) == "deep_recursion_in_grad.ad") {
+      expect_undefined_within_budget(r, "nested too deeply for the stack");
+      continue;
+    }
     expect_undefined_within_budget(r, "the trace of this derivative has more than 250000 steps");
     EXPECT_NE(r.err.find("raise the limit with --max-rd-trace N"), std::string::npos) << r.err;
-    EXPECT_LT(r.peak_bytes, std::uint64_t(1) << 30);
   }
   // The diagnostic in full: at the grad whose trace it is, naming the flag.
   const std::string dir = std::string(ADLANG_SOURCE_DIR) + "/tests/cli/budget";
