@@ -72,8 +72,7 @@ struct CheckOptions {
   std::uint64_t seed = 1;
   unsigned max_size = 0;  // 0: the default size
   unsigned shard_index = 0, shard_count = 1;
-  // Threads that check programs at once (checker::RunOptions::jobs); 0: the machine's cores,
-  // or 1 under mpirun, where each rank is a process of its own.
+  // Threads that check programs at once (checker::RunOptions::jobs); 0: one.
   unsigned jobs = 0;
   Precision precision = Precision::Double;
   PredicateMode predicates = PredicateMode::Strict;
