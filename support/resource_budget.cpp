@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -23,16 +24,23 @@ using Clock = std::chrono::steady_clock;
 // watchdog ends the process itself (an engine that does not poll is a bug; this is the net).
 constexpr auto kTick = std::chrono::milliseconds(10);
 constexpr auto kGrace = std::chrono::seconds(3);
+// Before the watchdog starts, a thread's polls read the clock once in this many.
+constexpr std::uint32_t kPollsPerClockRead = 64;
 
 struct State {
   std::mutex mutex;
   BudgetLimits limits;
   bool active = false;
   bool watchdog_started = false;
+  bool raised = false;  // a budget is exhausted (the flag is raised for it)
   Clock::time_point start;
   Clock::time_point raised_at;  // when the flag was last raised
   BudgetKind kind = BudgetKind::Memory;
   std::uint64_t resident_at_raise = 0;
+  // The budget is active and its watchdog not started yet: polls start it one tick after
+  // `start`, which they read without the mutex.
+  std::atomic<bool> start_due{false};
+  std::atomic<Clock::rep> start_ticks{0};
 };
 
 State& state() {
@@ -71,17 +79,23 @@ std::vector<std::string> notes(BudgetKind kind) {
   _exit(1);
 }
 
+// Raises the flag for a budget that is exhausted (called with the mutex held).
+void raise(State& s, Clock::time_point now) {
+  s.raised = true;
+  s.raised_at = now;
+  budget_detail::flag.store(true, std::memory_order_relaxed);
+}
+
+// Measures at once, then every kTick.
 void watchdog() {
   State& s = state();
-  for (;;) {
-    std::this_thread::sleep_for(kTick);
+  for (;; std::this_thread::sleep_for(kTick)) {
     std::unique_lock lock(s.mutex);
     if (!s.active) continue;
     const BudgetLimits limits = s.limits;
     const auto now = Clock::now();
     const std::uint64_t resident = limits.max_memory_bytes ? resident_memory_bytes() : 0;
-    const bool raised = budget_detail::exceeded.load(std::memory_order_relaxed);
-    if (raised) {
+    if (s.raised) {
       // Far beyond the memory budget, or the flag unread for kGrace: nobody is polling.
       const std::uint64_t hard =
           limits.max_memory_bytes + std::max<std::uint64_t>(limits.max_memory_bytes / 2, 512 << 20);
@@ -98,10 +112,51 @@ void watchdog() {
     } else {
       continue;
     }
-    s.raised_at = now;
-    budget_detail::exceeded.store(true, std::memory_order_relaxed);
+    raise(s, now);
   }
 }
+
+// Starts the watchdog thread (with the mutex held): the flag now means only an exhausted budget.
+void start_watchdog(State& s) {
+  s.start_due.store(false, std::memory_order_relaxed);
+  s.watchdog_started = true;
+  if (!s.raised) budget_detail::flag.store(false, std::memory_order_relaxed);
+  std::thread(watchdog).detach();
+}
+
+// Arms the start of the watchdog at a poll (with the mutex held).
+void arm_start(State& s) {
+  s.start_ticks.store(s.start.time_since_epoch().count(), std::memory_order_relaxed);
+  s.start_due.store(true, std::memory_order_release);
+  budget_detail::flag.store(true, std::memory_order_relaxed);
+}
+
+// /proc/self/statm, opened once: "self" is the process that opens it.
+std::atomic<int>& statm() {
+  static std::atomic<int> fd{open("/proc/self/statm", O_RDONLY | O_CLOEXEC)};
+  return fd;
+}
+
+#ifndef __EMSCRIPTEN__
+// fork() copies the state but not the watchdog thread: the child's next poll starts its own. The
+// mutex is held across the fork, so that the child's copy is in a known state, and the child
+// opens its own statm (the copied descriptor reads the parent's).
+void register_fork_handlers() {
+  static const int registered = pthread_atfork(
+      [] { state().mutex.lock(); }, [] { state().mutex.unlock(); },
+      [] {
+        const int parents = statm().exchange(open("/proc/self/statm", O_RDONLY | O_CLOEXEC));
+        if (parents >= 0) close(parents);
+        State& s = state();
+        s.mutex.unlock();
+        s.watchdog_started = false;
+        if (s.active) arm_start(s);
+      });
+  (void)registered;
+}
+#else
+void register_fork_handlers() {}  // no fork in WebAssembly
+#endif
 
 std::uint64_t cgroup_memory_limit() {
   std::ifstream in("/sys/fs/cgroup/memory.max");
@@ -121,7 +176,8 @@ std::uint64_t physical_memory_bytes() {
 }
 
 std::uint64_t resident_memory_bytes() {
-  static const int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  register_fork_handlers();
+  const int fd = statm().load(std::memory_order_relaxed);
   if (fd < 0) return 0;
   char buf[128];
   ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
@@ -140,23 +196,25 @@ std::uint64_t default_memory_budget() {
 }
 
 void start_resource_budget(const BudgetLimits& limits) {
+  register_fork_handlers();
   State& s = state();
   std::lock_guard lock(s.mutex);
   s.limits = limits;
   s.start = Clock::now();
   s.active = limits.max_memory_bytes != 0 || limits.timeout_seconds > 0;
-  budget_detail::exceeded.store(false, std::memory_order_relaxed);
-  if (s.active && !s.watchdog_started) {
-    s.watchdog_started = true;
-    std::thread(watchdog).detach();
-  }
+  s.raised = false;
+  budget_detail::flag.store(false, std::memory_order_relaxed);
+  s.start_due.store(false, std::memory_order_relaxed);
+  if (s.active && !s.watchdog_started) arm_start(s);
 }
 
 void stop_resource_budget() {
   State& s = state();
   std::lock_guard lock(s.mutex);
   s.active = false;
-  budget_detail::exceeded.store(false, std::memory_order_relaxed);
+  s.raised = false;
+  s.start_due.store(false, std::memory_order_relaxed);
+  budget_detail::flag.store(false, std::memory_order_relaxed);
 }
 
 BudgetLimits resource_budget_limits() {
@@ -165,22 +223,40 @@ BudgetLimits resource_budget_limits() {
   return s.active ? s.limits : BudgetLimits{};
 }
 
+bool resource_watchdog_running() {
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  return s.watchdog_started;
+}
+
 namespace budget_detail {
 
-void throw_exceeded() {
+void on_flag() {
   State& s = state();
+  if (s.start_due.load(std::memory_order_acquire)) {
+    thread_local std::uint32_t polls = 0;
+    if (++polls % kPollsPerClockRead != 0) return;
+    const Clock::time_point start{Clock::duration{s.start_ticks.load(std::memory_order_relaxed)}};
+    if (Clock::now() - start < kTick) return;
+    std::lock_guard lock(s.mutex);
+    if (s.start_due.load(std::memory_order_relaxed)) start_watchdog(s);
+    return;
+  }
   BudgetKind kind;
   BudgetLimits limits;
   std::uint64_t resident;
   {
     std::lock_guard lock(s.mutex);
+    // The flag was raised for the start of the watchdog, which another thread has made.
+    if (!s.raised) return;
     kind = s.kind;
     limits = s.limits;
     resident = s.resident_at_raise;
     // A memory budget is re-armed: the caller unwinds and frees, and the watchdog raises the
     // flag again if memory stays above the budget. A time budget stays exhausted.
     if (kind == BudgetKind::Memory) {
-      exceeded.store(false, std::memory_order_relaxed);
+      s.raised = false;
+      flag.store(false, std::memory_order_relaxed);
     } else {
       s.raised_at = Clock::now();
     }

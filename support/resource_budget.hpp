@@ -9,6 +9,12 @@
 // BudgetExceeded, which the commands report as undefined (exit 1) naming the budget and the
 // flag that raises it. A program that stops polling (a bug) is ended by the watchdog itself a
 // few seconds after crossing a budget, with the same message.
+//
+// The watchdog is started by the first poll after the budget has run for one tick (10 ms), so
+// that a short run starts no thread (docs/robustness.md, "How the budgets are enforced"): until
+// then the flag stays raised and the polls take the slow path, which reads the clock every 64th
+// poll. A process forked after its watchdog started has no watchdog thread; its next poll
+// starts one.
 #pragma once
 
 #include <atomic>
@@ -50,19 +56,26 @@ std::uint64_t default_memory_budget();
 std::uint64_t physical_memory_bytes();
 std::uint64_t resident_memory_bytes();
 
-// Starts enforcing `limits` for the rest of the process (or until stop_resource_budget):
-// starts the watchdog thread once; a second call replaces the limits and restarts the clock.
+// Starts enforcing `limits` for the rest of the process (or until stop_resource_budget): the
+// watchdog thread starts at the first poll one tick later; a second call replaces the limits
+// and restarts the clock.
 void start_resource_budget(const BudgetLimits& limits);
 
-// Stops enforcing budgets (the flag is lowered; the watchdog idles).
+// Stops enforcing budgets (the flag is lowered; a started watchdog idles).
 void stop_resource_budget();
 
 // The limits in force (zeros when none).
 BudgetLimits resource_budget_limits();
 
+// Whether this process's watchdog thread is running (it starts at a poll, see above).
+bool resource_watchdog_running();
+
 namespace budget_detail {
-inline std::atomic<bool> exceeded{false};
-[[noreturn]] void throw_exceeded();
+// Raised when a budget is exhausted, and while a budget's watchdog is still to be started.
+inline std::atomic<bool> flag{false};
+// The slow path of check_resources(): starts the watchdog when it is due, or throws
+// BudgetExceeded when a budget is exhausted; returns otherwise.
+[[gnu::cold]] void on_flag();
 }  // namespace budget_detail
 
 // Throws BudgetExceeded when a budget is exhausted. Called at every step of every engine that
@@ -70,7 +83,7 @@ inline std::atomic<bool> exceeded{false};
 // reported (the caller unwinds and frees; the watchdog raises the flag again if memory stays
 // above the budget); a time budget stays exhausted.
 inline void check_resources() {
-  if (budget_detail::exceeded.load(std::memory_order_relaxed)) budget_detail::throw_exceeded();
+  if (budget_detail::flag.load(std::memory_order_relaxed)) budget_detail::on_flag();
 }
 
 // Returns freed heap memory to the system (malloc_trim), so that resident memory falls after a
