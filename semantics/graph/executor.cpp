@@ -9,7 +9,6 @@
 #include <memory>
 #include <mutex>
 #include <new>
-#include <thread>
 #include <type_traits>
 #include <unordered_set>
 
@@ -30,6 +29,7 @@
 #include "support/memory_regions.hpp"
 #include "support/resource_budget.hpp"
 #include "support/threads.hpp"
+#include "support/worker_pool.hpp"
 
 namespace adlang::graph {
 namespace {
@@ -201,7 +201,11 @@ class Executor {
   [[gnu::always_inline]] inline void release(Worker& w, F* f, std::int64_t n) {
     if (Counts::dec(f, f->live, n) != 0) return;
     if (f == root_) {
-      done_.store(true, std::memory_order_release);
+      if constexpr (Threaded) {
+        stealing_.finish();  // wakes the workers asleep for want of work
+      } else {
+        done_.store(true, std::memory_order_release);
+      }
       return;
     }
     free_frame(w, f);
@@ -326,16 +330,12 @@ class Executor {
         } catch (...) {
           std::lock_guard<std::mutex> l(failure_mu);
           if (!failure) failure = std::current_exception();
-          done_ = true;
+          stealing_.finish();
         }
       };
-      // Worker 0 is the calling thread (a thread fewer to start per run).
-      std::vector<std::thread> threads;
-      for (std::size_t i = 1; i < workers_.size(); ++i)
-        threads.emplace_back(work, i);
-      work(0);
-      for (std::thread& t : threads)
-        t.join();
+      // Worker 0 is the calling thread, the others threads of the pool kept for the process's
+      // life (support/worker_pool.hpp): starting them per run cost more than most runs.
+      run_on_pool(workers_.size(), work);
       if (failure) std::rethrow_exception(failure);
     }
   }

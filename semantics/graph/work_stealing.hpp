@@ -6,8 +6,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -117,21 +119,42 @@ class WorkStealing {
       if (!idle) idle_.fetch_add(1);
       idle = true;
       if (idle_.load() == n) {
-        done_.store(true, std::memory_order_release);
+        finish();
         break;
       }
       if (++misses < 64) continue;
       if (misses < 256) {
         std::this_thread::yield();
       } else {
-        std::this_thread::sleep_for(std::chrono::microseconds(50));
+        sleep();
       }
     }
     if (idle) idle_.fetch_sub(1);
     answer(w, share);
   }
 
+  // Ends the run: sets `done` and wakes the workers sleeping for want of work, so that the run
+  // ends when its last item does, not when the last sleep does (a sleep of 50 µs took 140 µs
+  // to several ms on the 2-core development machine, docs/performance.md Sec. 7).
+  void finish() {
+    done_.store(true);
+    if (sleepers_.load() != 0) {
+      std::lock_guard<std::mutex> l(sleep_mu_);
+      sleep_cv_.notify_all();
+    }
+  }
+
  private:
+  // Waits 50 µs, or less if the run ends. (`sleepers_` is raised before `done_` is read and
+  // `done_` set before `sleepers_` is read, both sequentially consistent: either the sleeper
+  // sees the end or finish() sees the sleeper, and then notifies under the lock it waits in.)
+  void sleep() {
+    std::unique_lock<std::mutex> l(sleep_mu_);
+    sleepers_.fetch_add(1);
+    if (!done_.load()) sleep_cv_.wait_for(l, std::chrono::microseconds(50));
+    sleepers_.fetch_sub(1);
+  }
+
   // Answers a request for work addressed to w: its oldest item, or nothing.
   template <class Share>
   void answer(W& w, Share share) {
@@ -173,6 +196,9 @@ class WorkStealing {
   std::vector<std::unique_ptr<W>>& workers_;
   std::atomic<bool>& done_;
   std::atomic<unsigned> idle_{0};
+  std::atomic<unsigned> sleepers_{0};
+  std::mutex sleep_mu_;
+  std::condition_variable sleep_cv_;
 };
 
 }  // namespace adlang::graph

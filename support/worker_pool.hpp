@@ -1,0 +1,22 @@
+// Threads kept for the process's life and lent to whoever runs work on several threads at once:
+// the graph executor's workers (semantics/graph/executor.cpp). Starting a thread and joining it
+// cost about 180 µs on the 2-core development machine, more than the whole run of most of the
+// checker's graphs, and the kernel serialises the starts of one process's threads, so threads
+// made per run kept `adlang check --jobs 2` from going faster than one job (docs/performance.md
+// Sec. 7). A thread lent is parked on a futex between loans, and never exits; a caller that
+// finds too few parked threads starts new ones, so loans nest and run side by side (the
+// checker's --jobs threads each lend their own), and the pool holds as many threads as were
+// ever lent at once.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+
+namespace adlang {
+
+// Runs body(0) on the calling thread and body(1), ..., body(n - 1) each on a thread of the
+// pool, all at once, and returns when every one has returned. The first exception thrown (in
+// the order of the indices) is rethrown in the caller once all have returned.
+void run_on_pool(std::size_t n, const std::function<void(std::size_t)>& body);
+
+}  // namespace adlang
