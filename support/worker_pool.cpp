@@ -1,5 +1,7 @@
 #include "support/worker_pool.hpp"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <cstdint>
 #include <exception>
@@ -45,7 +47,20 @@ struct Pool {
 };
 
 Pool& pool() {
-  static Pool* p = new Pool;  // never destroyed: its threads outlive static destruction
+  static Pool* p = [] {
+    auto* made = new Pool;  // never destroyed: its threads outlive static destruction
+#ifndef __EMSCRIPTEN__
+    // fork() copies the parked list but not its threads: the child starts with an empty pool
+    // (the objects are left, as a lent thread's would be). The lock is held across the fork, so
+    // that the child's copy of the list is whole.
+    pthread_atfork([] { pool().mu.lock(); }, [] { pool().mu.unlock(); },
+                   [] {
+                     pool().mu.unlock();
+                     pool().parked.clear();
+                   });
+#endif
+    return made;
+  }();
   return *p;
 }
 

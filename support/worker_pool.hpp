@@ -6,7 +6,8 @@
 // Sec. 7). A thread lent is parked on a futex between loans, and never exits; a caller that
 // finds too few parked threads starts new ones, so loans nest and run side by side (the
 // checker's --jobs threads each lend their own), and the pool holds as many threads as were
-// ever lent at once.
+// ever lent at once. A process forked after lending starts with an empty pool (the threads are
+// not copied).
 #pragma once
 
 #include <cstddef>

@@ -2,6 +2,8 @@
 #include "support/worker_pool.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -108,6 +110,22 @@ TEST(WorkerPool, LoansNestAndRunSideBySide) {
   run_on_pool(3, outer);
   other.join();
   EXPECT_EQ(counts, std::vector<int>(3, 5));
+}
+
+TEST(WorkerPool, AForkedChildStartsThreadsOfItsOwn) {
+  EXPECT_EXIT(
+      {
+        EXPECT_EQ(lent_threads(3).size(), 2u);  // the pool now holds parked threads
+        const pid_t child = fork();
+        if (child == 0) {
+          alarm(10);  // a loan to a thread the fork did not copy would wait for ever
+          _exit(lent_threads(3).size() == 2u ? 0 : 1);
+        }
+        int status = 0;
+        waitpid(child, &status, 0);
+        std::exit(WIFEXITED(status) ? WEXITSTATUS(status) : 2);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace
