@@ -14,7 +14,9 @@
 // machine may be shared), the best of 3 repetitions. Peak memory is measured in a fresh
 // process per contender (this program run as `ad_bench --peak NAME`): the growth of the peak
 // resident set (VmHWM) over one run, after the programs are loaded and the memory freed while
-// loading is returned to the system (malloc_trim).
+// loading is returned to the system (malloc_trim). `ad_bench --cases c` loads, times and prints
+// only the cases named (any of a, b, c; the phases of (b) only with b), for quick runs and
+// profiles of one case.
 #include <adolc/adolc.h>
 #include <malloc.h>
 
@@ -46,6 +48,11 @@ const long kChainSteps = [] {
   return s ? std::atol(s) : 1000000L;
 }();
 constexpr long kDescentSteps = 100000;
+// The cases run (--cases).
+std::string g_cases = "abc";
+bool has_case(char k) {
+  return g_cases.find(k) != std::string::npos;
+}
 
 struct Program {
   Term term;
@@ -106,17 +113,24 @@ struct Programs {
 Programs& programs() {
   static Programs p = [] {
     Programs ps;
-    Value<double> x = sum_point();
-    Type tn = blocks_value_type(0, kSumBlocks);
-    ps.a_primal = compile(sum_program(kSumBlocks, false), {{"v", x}}, {tn});
-    ps.a_grad = compile(sum_program(kSumBlocks, true), {{"v", x}}, {tn});
-    Value<double> n{double(kChainSteps)}, y0{0.5};
-    ps.b_primal =
-        compile(chain_program(false), {{"n", n}, {"y0", y0}}, {Type::real(), Type::real()});
-    ps.b_grad = compile(chain_program(true), {{"n", n}, {"y0", y0}}, {Type::real(), Type::real()});
-    Value<double> k{double(kDescentSteps)};
-    ps.c_primal = compile(descent_program(false), {{"n", k}}, {Type::real()});
-    ps.c_grad = compile(descent_program(true), {{"n", k}}, {Type::real()});
+    if (has_case('a')) {
+      Value<double> x = sum_point();
+      Type tn = blocks_value_type(0, kSumBlocks);
+      ps.a_primal = compile(sum_program(kSumBlocks, false), {{"v", x}}, {tn});
+      ps.a_grad = compile(sum_program(kSumBlocks, true), {{"v", x}}, {tn});
+    }
+    if (has_case('b')) {
+      Value<double> n{double(kChainSteps)}, y0{0.5};
+      ps.b_primal =
+          compile(chain_program(false), {{"n", n}, {"y0", y0}}, {Type::real(), Type::real()});
+      ps.b_grad =
+          compile(chain_program(true), {{"n", n}, {"y0", y0}}, {Type::real(), Type::real()});
+    }
+    if (has_case('c')) {
+      Value<double> k{double(kDescentSteps)};
+      ps.c_primal = compile(descent_program(false), {{"n", k}}, {Type::real()});
+      ps.c_grad = compile(descent_program(true), {{"n", k}}, {Type::real()});
+    }
     return ps;
   }();
   return p;
@@ -230,7 +244,7 @@ struct Contender {
 
 std::vector<Contender> contenders() {
   Programs& p = programs();
-  return {
+  std::vector<Contender> all = {
       {"a/adlang_primal", [&] { return adlang_run(*p.a_primal); }},
       {"a/adlang_gradient", [&] { return adlang_run(*p.a_grad); }},
       {"a/cpp_primal", native_a},
@@ -247,6 +261,8 @@ std::vector<Contender> contenders() {
       {"c/adolc_gradient", adolc_c},
       {"c/sacado_gradient", sacado_c},
   };
+  std::erase_if(all, [](const Contender& c) { return !has_case(c.name[0]); });
+  return all;
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -294,6 +310,12 @@ int main(int argc, char** argv) {
   // ADOL-C writes its tapes (ADOLC-*.tap) to the working directory when they outgrow its
   // buffers: keep them out of the source tree.
   std::filesystem::current_path(std::filesystem::temp_directory_path());
+  if (argc >= 3 && std::string(argv[1]) == "--cases") {
+    g_cases = argv[2];
+    for (int i = 3; i <= argc; ++i)  // argv[argc] is null
+      argv[i - 2] = argv[i];
+    argc -= 2;
+  }
   // `ad_bench --peak NAME`: runs one contender once in this fresh process and prints how much
   // its peak resident set grew (MiB) over what loading the programs took.
   if (argc == 3 && std::string(argv[1]) == "--peak") {
@@ -330,15 +352,16 @@ int main(int argc, char** argv) {
     }
     benchmark::RunSpecifiedBenchmarks(&reporter);
     for (const Contender& c : all)
-      peak[c.name] = std::atof(
-          capture(std::filesystem::read_symlink("/proc/self/exe").string() + " --peak " + c.name)
-              .c_str());
+      peak[c.name] = std::atof(capture(std::filesystem::read_symlink("/proc/self/exe").string() +
+                                       " --cases " + g_cases + " --peak " + c.name)
+                                   .c_str());
   });
 
   std::printf("\n%-4s %12s %12s %12s %12s %12s %10s %10s %10s\n", "case", "adlang grad",
               "adlang prim", "ADOL-C grad", "Sacado grad", "C++ primal", "grad/prim", "/ADOL-C",
               "/Sacado");
   for (const char* k : {"a", "b", "c"}) {
+    if (!has_case(k[0])) continue;
     std::string s(k);
     double g = reporter.best[s + "/adlang_gradient"], pr = reporter.best[s + "/adlang_primal"];
     double ad = reporter.best[s + "/adolc_gradient"], sa = reporter.best[s + "/sacado_gradient"];
@@ -359,6 +382,7 @@ int main(int argc, char** argv) {
     std::printf("  %-20s %10.1f\n", name.c_str(), mib);
   std::printf("\nresults (adlang and the others agree): \n");
   for (const char* k : {"a", "b", "c"}) {
+    if (!has_case(k[0])) continue;
     std::string s(k);
     std::printf("  (%s) adlang %.15g  ADOL-C %.15g  Sacado %.15g\n", k,
                 result[s + "/adlang_gradient"], result[s + "/adolc_gradient"],
@@ -366,6 +390,6 @@ int main(int argc, char** argv) {
   }
   std::fflush(stdout);
   // Last, as it takes minutes: the symbolic path on (b), phase by phase.
-  run_on_large_stack([] { chain_phases(); });
+  if (has_case('b')) run_on_large_stack([] { chain_phases(); });
   return 0;
 }

@@ -133,56 +133,93 @@ class Array {
 // A stack of T kept in blocks, so that it grows without moving what it holds: pushes add runs
 // of elements, each contiguous, and a reverse cursor takes the runs back in reverse order.
 // Blocks double in size up to 2 MiB (see MappedRegions), so that small tapes stay small.
+// clear() empties the stack and keeps its blocks for the next pushes (a tape made anew for
+// each of many small derivatives allocates nothing after the first); release() frees them.
+// The top block is two pointers (the next element, the end), so a push is one comparison.
 template <class T>
 class BlockStack {
   struct Block {
     Array<T> data;
-    std::size_t size = 0, capacity = 0;
+    std::size_t size = 0, capacity = 0;  // size: of a block below the top one
   };
 
  public:
   // Room for a run of n elements at the top, to be written.
   [[gnu::always_inline]] T* push(std::size_t n) {
-    if (top_ == nullptr || top_->size + n > top_->capacity) add_block(n);
-    T* at = top_->data.get() + top_->size;
-    top_->size += n;
-    return at;
+    if (static_cast<std::size_t>(end_ - at_) < n) add_block(n);
+    T* run = at_;
+    at_ += n;
+    return run;
+  }
+  void clear() {
+    used_ = 0;
+    at_ = end_ = nullptr;
+  }
+  void release() {
+    blocks_.clear();
+    clear();
+  }
+  // The bytes of the blocks held, used or kept.
+  std::size_t capacity_bytes() const {
+    std::size_t n = 0;
+    for (const Block& b : blocks_)
+      n += b.capacity * sizeof(T);
+    return n;
   }
   // The runs of elements, last pushed first.
   class Reverse {
    public:
-    explicit Reverse(const std::vector<Block>& blocks) : blocks_(blocks), block_(blocks.size()) {}
+    Reverse(const std::vector<Block>& blocks, std::size_t used, const T* top, std::size_t size)
+        : blocks_(blocks), block_(used), data_(top), pos_(size) {}
     // The previous run of n elements (n as pushed).
-    const T* pop(std::size_t n) {
-      if (n == 0) return nullptr;
+    [[gnu::always_inline]] const T* pop(std::size_t n) {
       while (pos_ < n) {
         --block_;
-        pos_ = blocks_[block_].size;
+        data_ = blocks_[block_ - 1].data.get();
+        pos_ = blocks_[block_ - 1].size;
       }
       pos_ -= n;
-      return blocks_[block_].data.get() + pos_;
+      return data_ + pos_;
     }
 
    private:
     const std::vector<Block>& blocks_;
-    std::size_t block_, pos_ = 0;
+    std::size_t block_;  // the blocks in use below and at the cursor's
+    const T* data_;      // the cursor's block
+    std::size_t pos_;
   };
-  Reverse reverse() const { return Reverse(blocks_); }
+  Reverse reverse() const {
+    if (used_ == 0) return Reverse(blocks_, 0, nullptr, 0);
+    const T* top = blocks_[used_ - 1].data.get();
+    return Reverse(blocks_, used_, top, static_cast<std::size_t>(at_ - top));
+  }
 
  private:
   static constexpr std::size_t kFirstBlock = 256,
                                kMaxBlock =
                                    std::max(kFirstBlock, MappedRegions::kHugePage / sizeof(T));
-  std::vector<Block> blocks_;
-  Block* top_ = nullptr;
+  std::vector<Block> blocks_;  // the first used_ in use, the others kept empty
+  std::size_t used_ = 0;
+  T* at_ = nullptr;   // the next element of the top block
+  T* end_ = nullptr;  // the end of the top block
 
-  // Out of line: push() is on the hot path of taping, and this is its rare case.
+  // Out of line: push() is on the hot path of taping, and this is its rare case. The next kept
+  // block if it has room for n, else a new one in its place.
   [[gnu::noinline]] void add_block(std::size_t n) {
-    std::size_t cap =
-        blocks_.empty() ? kFirstBlock : std::min(2 * blocks_.back().capacity, kMaxBlock);
-    cap = std::max(cap, n);
-    blocks_.push_back(Block{Array<T>(cap), 0, cap});
-    top_ = &blocks_.back();
+    if (used_ > 0) {
+      Block& top = blocks_[used_ - 1];
+      top.size = static_cast<std::size_t>(at_ - top.data.get());
+    }
+    if (used_ == blocks_.size() || blocks_[used_].capacity < n) {
+      blocks_.resize(used_);
+      std::size_t cap =
+          blocks_.empty() ? kFirstBlock : std::min(2 * blocks_.back().capacity, kMaxBlock);
+      cap = std::max(cap, n);
+      blocks_.push_back(Block{Array<T>(cap), 0, cap});
+    }
+    Block& next = blocks_[used_++];
+    at_ = next.data.get();
+    end_ = at_ + next.capacity;
   }
 };
 

@@ -8,7 +8,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -49,11 +48,15 @@ class Machine {
   // recording a tape of the operations that depend on x (whose scalars have the ids 0 .. |T|-1),
   // then sweeps the tape in reverse from the cotangent w: the value of W.R_V(x:T. C) for the
   // linear R, computed the way its output computes it (each template's arithmetic, each adjoint
-  // summed in the order of its contributions) without building C or R's output.
-  Value<S> reverse_sweep(Type result, const std::optional<Slot>& x, std::size_t x_size,
-                         const S* w) {
-    tape_ = std::make_unique<tape::Tape<S>>(cx_.options.max_trace_nodes);
+  // summed in the order of its contributions) without building C or R's output. Writes the
+  // x_size scalars of the adjoint of x to out, only if it completes. One machine runs an rd
+  // site's every derivative (Machine::rd): its stacks and tape are kept from one run to the
+  // next, and a run left by an exception is started afresh.
+  void reverse_sweep(Type result, const std::optional<Slot>& x, std::size_t x_size, const S* w,
+                     S* out) {
+    if (!tape_) tape_ = std::make_unique<tape::Tape<S>>(cx_.options.max_trace_nodes);
     tape_->start(x_size);
+    frames_.clear();
     input_ids_.assign(p_.inputs.size(), -1);
     if (x) {
       for (std::uint32_t i = 0; i < x->size; ++i)
@@ -62,7 +65,21 @@ class Machine {
     ensure(p_.main_max_height + 1);
     std::size_t sp = exec<true>();
     std::size_t n = result.size();
-    return tape_->sweep(ids_.data() + sp - n, w, n, x_size);
+    tape_->sweep(ids_.data() + sp - n, w, n, x_size, out);
+    trim();
+  }
+
+  // After a run of the fast path, completed or not: the memory of a long run (its stacks beyond
+  // kKeptScalars, a tape beyond 1 MiB) is given back, as when the machine was made anew for
+  // each derivative; a small body's stays for the next derivative.
+  void trim() {
+    constexpr std::size_t kKeptScalars = std::size_t(1) << 16;
+    if (st_.size() > kKeptScalars) {
+      st_ = {};
+      ids_ = {};
+      frames_ = {};
+    }
+    if (tape_) tape_->release_if_large();
   }
 
  private:
@@ -80,18 +97,88 @@ class Machine {
   // constant).
   std::unique_ptr<tape::Tape<S>> tape_;
   std::vector<std::int32_t> ids_, input_ids_;
-  // The bodies of this program's rd sites, compiled for the fast path when first met.
+  // Where an input of a compiled rd body takes its value from at each derivative: the binding
+  // of its name in the site's environment (site_env), found once, when the body is compiled.
+  struct InputSource {
+    enum class From : std::uint8_t { Point, Frame, Inputs, Rho };
+    From from;
+    std::uint32_t off;   // in the point, the frame (from fp) or this program's inputs
+    std::uint32_t to;    // in the body's inputs
+    std::uint32_t size;  // scalars
+    Name name;           // for Rho
+  };
+  // The bodies of this program's rd sites (by site index), compiled for the fast path when
+  // first met, each with the machine that runs all its derivatives.
   struct CompiledBody {
     std::unique_ptr<Program<S>> program;
     std::optional<Slot> x;
+    std::vector<InputSource> sources;
+    std::unique_ptr<Machine> machine;
   };
-  std::unordered_map<std::uint32_t, CompiledBody> rd_bodies_;
+  std::vector<CompiledBody> rd_bodies_;
 
-  static void refill_inputs(Program<S>& p, const ValueEnv<S>& env) {
-    for (const auto& [name, off] : p.input_names) {
-      const Value<S>* v = env.lookup(name);
-      internal_check(v != nullptr, "an rd body's input is not bound");
-      std::copy(v->begin(), v->end(), p.inputs.begin() + static_cast<std::ptrdiff_t>(off));
+  // The environment of an rd site's body, as symbolic evaluation sees it: rho (at the top
+  // level), then the site's locals in binding order (x is pushed by the caller).
+  ValueEnv<S> site_env(const RdSite& site, std::size_t fp) const {
+    ValueEnv<S> env;
+    if (site.top_level) env = rho_;
+    for (const Slot& s : site.locals) {
+      const S* data = s.input ? p_.inputs.data() + s.off : st_.data() + fp + s.off;
+      env.push(s.name, Value<S>(data, data + s.size));
+    }
+    return env;
+  }
+
+  // The sources of body's inputs: for each, the innermost binding of its name in the site's
+  // environment with x pushed last, as ValueEnv::lookup finds it.
+  static std::vector<InputSource> input_sources(const Program<S>& body, const RdSite& site,
+                                                const Rd& r) {
+    std::vector<InputSource> sources;
+    for (const auto& [name, to] : body.input_names) {
+      InputSource src{InputSource::From::Rho, 0, to, 0, name};
+      if (name == r.var) {
+        src.from = InputSource::From::Point;
+        src.size = site.point_size;
+      } else {
+        for (std::size_t i = site.locals.size(); i-- > 0;) {
+          const Slot& s = site.locals[i];
+          if (s.name != name) continue;
+          src.from = s.input ? InputSource::From::Inputs : InputSource::From::Frame;
+          src.off = s.off;
+          src.size = s.size;
+          break;
+        }
+        internal_check(src.from != InputSource::From::Rho || site.top_level,
+                       "an rd body's input is not bound");
+      }
+      sources.push_back(src);
+    }
+    return sources;
+  }
+
+  // Copies the values of body's inputs at this derivative (the point at st_[base ..]).
+  void refill_inputs(CompiledBody& body, std::size_t fp, std::size_t base) const {
+    S* inputs = body.program->inputs.data();
+    for (const InputSource& src : body.sources) {
+      const S* from = nullptr;
+      switch (src.from) {
+        case InputSource::From::Point:
+          from = st_.data() + base;
+          break;
+        case InputSource::From::Frame:
+          from = st_.data() + fp + src.off;
+          break;
+        case InputSource::From::Inputs:
+          from = p_.inputs.data() + src.off;
+          break;
+        case InputSource::From::Rho: {
+          const Value<S>* v = rho_.lookup(src.name);
+          internal_check(v != nullptr, "an rd body's input is not bound");
+          from = v->data();
+          break;
+        }
+      }
+      std::copy_n(from, src.size, inputs + src.to);
     }
   }
 
@@ -317,43 +404,44 @@ class Machine {
     auto region = [&](const S* data, std::size_t off, std::size_t n) {
       return Value<S>(data + off, data + off + n);
     };
-    ValueEnv<S> env;
-    if (site.top_level) env = rho_;
-    for (const Slot& s : site.locals) {
-      env.push(s.name, s.input ? region(p_.inputs.data(), s.off, s.size)
-                               : region(st_.data(), fp + s.off, s.size));
-    }
-    Value<S> result;
-    bool done = false;
     if (cx_.options.ad == AdMode::Tape) {
       const std::uint64_t fuel = cx_.fuel_left, calls = cx_.calls;
       try {
-        env.push(r.var, region(st_.data(), base, site.point_size));
-        // N is compiled once per rd site and run: its environment at this site has the same
-        // names and types each time, only other values.
+        // N is compiled once per rd site and run by one machine: its environment at this site
+        // has the same names and types each time, only other values, copied into its inputs.
+        if (rd_bodies_.empty()) rd_bodies_.resize(p_.rds.size());
         CompiledBody& body = rd_bodies_[site_index];
         if (!body.program) {
-          body.program = std::make_unique<Program<S>>();
-          Compiler<S> compiler(*body.program, env, site.groups);
+          ValueEnv<S> env = site_env(site, fp);
+          env.push(r.var, region(st_.data(), base, site.point_size));
+          auto program = std::make_unique<Program<S>>();
+          Compiler<S> compiler(*program, env, site.groups);
           compiler.compile_main(r.body);
           body.x = compiler.input_slot(r.var);
+          body.sources = input_sources(*program, site, r);
+          // The body's free variables are its inputs: the machine never reads rho, as it runs
+          // no rd (one inside N takes the symbolic path).
+          body.machine = std::make_unique<Machine>(*program, rho_, cx_);
+          body.program = std::move(program);
         } else {
-          refill_inputs(*body.program, env);
+          refill_inputs(body, fp, base);
         }
-        Machine<S> taping(*body.program, env, cx_);
-        Value<S> w = region(st_.data(), base + site.point_size, cot_size);
-        result = taping.reverse_sweep(r.body.type(), body.x, site.point_size, w.data());
-        done = true;
+        ensure(base + site.point_size + 1);
+        body.machine->reverse_sweep(r.body.type(), body.x, site.point_size,
+                                    st_.data() + base + site.point_size, st_.data() + base);
+        return base + site.point_size;
       } catch (const tape::NotTapeable&) {
       } catch (const Undefined&) {
       }
-      if (!done) {  // the symbolic path redoes the calls, and reports what is undefined
-        cx_.fuel_left = fuel;
-        cx_.calls = calls;
-        env.pop();
-      }
+      // The symbolic path redoes the calls, and reports what is undefined.
+      if (!rd_bodies_.empty() && rd_bodies_[site_index].machine)
+        rd_bodies_[site_index].machine->trim();
+      cx_.fuel_left = fuel;
+      cx_.calls = calls;
     }
-    if (!done) {
+    Value<S> result;
+    {
+      ValueEnv<S> env = site_env(site, fp);
       std::vector<FunFrame> frames(site.groups.size());
       for (std::size_t i = 0; i < frames.size(); ++i)
         frames[i] = FunFrame{site.groups[i].letrec, i == 0 ? nullptr : &frames[i - 1], UINT64_MAX};

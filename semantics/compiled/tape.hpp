@@ -44,8 +44,29 @@ class Tape {
   // A tape of at most max_operations records (the trace-size budget).
   explicit Tape(std::uint64_t max_operations) : max_operations_(max_operations) {}
 
-  // The ids 0 .. x_size-1 are the scalars of x, the independent variable.
-  void start(std::size_t x_size) { next_id_ = static_cast<std::int32_t>(x_size); }
+  // Empties the tape for a new run, in which the ids 0 .. x_size-1 are the scalars of x, the
+  // independent variable. A tape is made once per rd site and started at each of its
+  // derivatives: the memory of the last run is kept when it is small (release_if_large).
+  void start(std::size_t x_size) {
+    size_ = 0;
+    check_at_ = 0;
+    ids_.clear();
+    vals_.clear();
+    next_id_ = static_cast<std::int32_t>(x_size);
+  }
+
+  // Frees the tape's memory if it holds more than kKeptBytes, so that a long tape's memory
+  // (taken from MappedRegions) is given back after its sweep, as when the tape was made anew.
+  void release_if_large() {
+    const std::size_t bytes =
+        ids_.capacity_bytes() + vals_.capacity_bytes() + adj_capacity_ * (sizeof(S) + 1);
+    if (bytes <= kKeptBytes) return;
+    ids_.release();
+    vals_.release();
+    adj_ = Array<S>();
+    set_ = Array<char>();
+    adj_capacity_ = 0;
+  }
 
   // Records the operation op on its argument's scalars x (ids `ids`, -1 for a constant) if one
   // of them depends on x; returns the id of its first result (the others follow), or -1.
@@ -70,23 +91,38 @@ class Tape {
     return push(op, x, ids, 1, 1);
   }
 
-  // The sweep: the adjoint of x (x_size scalars) when the n scalars with ids result_ids have
-  // the cotangent w: the value of W.R_V(x:T. C) for the linear R.
-  Value<S> sweep(const std::int32_t* result_ids, const S* w, std::size_t n, std::size_t x_size) {
+  // The sweep: the adjoint of x (x_size scalars, written to out) when the n scalars with ids
+  // result_ids have the cotangent w: the value of W.R_V(x:T. C) for the linear R. Nothing is
+  // written to out unless the sweep completes (NotTapeable leaves it as it was).
+  void sweep(const std::int32_t* result_ids, const S* w, std::size_t n, std::size_t x_size,
+             S* out) {
     // adj_[k] is read only once set_[k] says it was written.
-    adj_ = Array<S>(static_cast<std::size_t>(next_id_));
-    set_ = Array<char>(static_cast<std::size_t>(next_id_));
-    std::fill_n(set_.get(), next_id_, 0);
+    const std::size_t ids_used = static_cast<std::size_t>(next_id_);
+    if (adj_capacity_ < ids_used) {
+      adj_ = Array<S>(ids_used);
+      set_ = Array<char>(ids_used);
+      adj_capacity_ = ids_used;
+    }
+    std::fill_n(set_.get(), ids_used, 0);
     // The cotangent's zero components send nothing, as the linear R drops a zero literal
     // cotangent (so the adjoint of x is +0 there, whatever the sign of zero a template gives).
     for (std::size_t i = 0; i < n; ++i)
       if (!(w[i] == S(0))) contribute(result_ids[i], w[i]);
     auto ids = ids_.reverse();
     auto vals = vals_.reverse();
-    auto ops = ops_.reverse();
     std::int32_t first = next_id_;  // of the results of the operation swept next
     for (std::size_t k = size_; k-- > 0;) {
-      const Record r = *ops.pop(1);
+      const Record r = Record::of(*ids.pop(1));
+      const FixedStep& step = kFixed[static_cast<std::size_t>(r.kind)];
+      if (step.fixed) {  // an unsized operator: one result
+        --first;
+        const std::int32_t* in = ids.pop(step.nin);
+        const S* x = step.reads ? vals.pop(step.nin) : nullptr;
+        // A zero adjoint (never set) sends nothing.
+        if (set_[static_cast<std::size_t>(first)])
+          backward_inline(r.kind, adj_[static_cast<std::size_t>(first)], in, x, Operators{});
+        continue;
+      }
       const Op op = Op::make(r.kind, r.n);
       const std::size_t nin = op.arg_size(), nout = op.result_size();
       first -= static_cast<std::int32_t>(nout);
@@ -94,28 +130,38 @@ class Tape {
       const S* x = kReads[static_cast<std::size_t>(r.kind)] ? vals.pop(nin) : nullptr;
       backward(op, first, nout, in, x);
     }
-    Value<S> out(x_size);
     for (std::size_t i = 0; i < x_size; ++i)
       out[i] = set_[i] ? adj_[i] : S(0);
-    return out;
   }
 
  private:
-  // One operation of the tape: its operator. Its operands' ids (and values, if its template
-  // reads them) are the next ones on the operand stacks, and its results have the next ids: the
-  // sweep pops them in reverse order.
+  // One operation of the tape: its operator, kept in one word on the stack of ids after its
+  // operands' ids (one push a record). Its operands' values, if its template reads them, are
+  // the next ones on the stack of values, and its results have the next ids: the sweep pops
+  // them in reverse order.
   struct Record {
     OpKind kind;
-    std::uint32_t n;  // the vector size of a sized operator
+    std::uint32_t n;  // the vector size of a sized operator (at most kMaxVectorOpSize)
+    static constexpr std::uint32_t kKindBits = 8;
+    static_assert(kOpKindCount <= (1u << kKindBits) && (kMaxVectorOpSize >> (31 - kKindBits)) == 0);
+    std::int32_t word() const {
+      return static_cast<std::int32_t>(static_cast<std::uint32_t>(kind) | (n << kKindBits));
+    }
+    static Record of(std::int32_t word) {
+      const std::uint32_t w = static_cast<std::uint32_t>(word);
+      return Record{static_cast<OpKind>(w & ((1u << kKindBits) - 1)), w >> kKindBits};
+    }
   };
   std::uint64_t max_operations_;
-  BlockStack<Record> ops_;
-  std::size_t size_ = 0;  // operations on the tape
+  std::size_t size_ = 0;        // operations on the tape
+  std::uint64_t check_at_ = 0;  // the size at which push() calls checkpoint()
   BlockStack<std::int32_t> ids_;
   BlockStack<S> vals_;
   std::int32_t next_id_ = 0;
   Array<S> adj_;  // the adjoint of each id, where set_
   Array<char> set_;
+  std::size_t adj_capacity_ = 0;  // the length of adj_ and set_
+  static constexpr std::size_t kKeptBytes = std::size_t(1) << 20;
   std::vector<S> scratch_;  // the values of a template's subterms, during one backward step
   std::size_t scratch_top_ = 0;
 
@@ -194,9 +240,9 @@ class Tape {
     }
   }
 
-  // backward() for the unsized operator O.
+  // backward() for the unsized operator O, whose adjoint w is set.
   template <class O>
-  void backward_fixed(const S& w, const std::int32_t* ids, const S* x) {
+  [[gnu::always_inline]] void backward_fixed(const S& w, const std::int32_t* ids, const S* x) {
     constexpr const ReverseTemplate& t = reverse_rule(O::definition.kind);
     constexpr ReverseNode root = t.node(t.root);
     if constexpr (root.kind == ReverseNode::Kind::Pair) {
@@ -207,30 +253,51 @@ class Tape {
     }
   }
 
-  using Backward = void (Tape::*)(const S&, const std::int32_t*, const S*);
+  // backward_fixed() for the unsized operator of kind k, inline in the sweep: one comparison
+  // per operator of the table before it (lang/operators.hpp lists neg, add, sub, mul first).
+  template <class... O>
+  [[gnu::always_inline]] void backward_inline(OpKind k, const S& w, const std::int32_t* ids,
+                                              const S* x, OperatorList<O...>) {
+    (void)((k == O::definition.kind && (backward_unsized<O>(w, ids, x), true)) || ...);
+  }
   template <class O>
-  static constexpr Backward fixed_at() {
+  [[gnu::always_inline]] void backward_unsized(const S& w, const std::int32_t* ids, const S* x) {
+    if constexpr (!O::definition.sized) backward_fixed<O>(w, ids, x);
+  }
+
+  // What the sweep needs of an operator, read from the table once per kind rather than per
+  // record: whether it is unsized (its template compiled, its result one real), its argument's
+  // size and whether the template reads the argument.
+  struct FixedStep {
+    bool fixed = false;
+    std::uint32_t nin = 0;
+    bool reads = false;
+  };
+  template <class O>
+  static constexpr FixedStep fixed_at() {
     if constexpr (O::definition.sized) {
-      return nullptr;
+      return FixedStep{};
     } else {
-      return &Tape::backward_fixed<O>;
+      static_assert(adlang::size_of(O::definition.result, 0) == 1,
+                    "an unsized operator of one real");
+      return FixedStep{true, static_cast<std::uint32_t>(adlang::size_of(O::definition.arg, 0)),
+                       reverse_reads_argument(O::definition.kind)};
     }
   }
   template <class... O>
-  static constexpr std::array<Backward, sizeof...(O)> fixed_of(OperatorList<O...>) {
+  static constexpr std::array<FixedStep, sizeof...(O)> fixed_of(OperatorList<O...>) {
     return {fixed_at<O>()...};
   }
-  static constexpr std::array<Backward, kOpKindCount> kFixed = fixed_of(Operators{});
+  static constexpr std::array<FixedStep, kOpKindCount> kFixed = fixed_of(Operators{});
 
   [[gnu::always_inline]] std::int32_t push(Op op, const S* x, const std::int32_t* ids,
                                            std::size_t n, std::size_t nout) {
-    if (size_ >= max_operations_) throw NotTapeable{};
-    if ((size_ & 0xfff) == 0) check_resources();
+    if (size_ == check_at_) checkpoint();
     ++size_;
-    *ops_.push(1) = Record{op.kind(), op.vector_size()};
-    std::int32_t* to = ids_.push(n);
+    std::int32_t* to = ids_.push(n + 1);
     for (std::size_t i = 0; i < n; ++i)  // a loop: n is small, a memcpy call costs more
       to[i] = ids[i];
+    to[n] = Record{op.kind(), op.vector_size()}.word();
     if (kReads[static_cast<std::size_t>(op.kind())]) {
       S* v = vals_.push(n);
       for (std::size_t i = 0; i < n; ++i)
@@ -241,9 +308,17 @@ class Tape {
     return out;
   }
 
+  // Before the record at check_at_ (every 4096th, and the one over the budget): the budget of
+  // records, then the resource budgets (support/resource_budget.hpp). One comparison a record.
+  [[gnu::noinline]] void checkpoint() {
+    if (size_ >= max_operations_) throw NotTapeable{};
+    check_resources();
+    check_at_ = std::min<std::uint64_t>((size_ | 0xfff) + 1, max_operations_);
+  }
+
   // Adds the contribution c to the adjoint of the scalar with id `i` (none for a constant): the
   // first contribution is the adjoint, later ones are added to it, in order.
-  void contribute(std::int32_t i, const S& c) {
+  [[gnu::always_inline]] void contribute(std::int32_t i, const S& c) {
     if (i < 0) return;
     std::size_t k = static_cast<std::size_t>(i);
     if (!set_[k]) {
@@ -358,18 +433,14 @@ class Tape {
       contribute(ids[j], v[j]);
   }
 
-  // One operation backwards: op's adjoint (of its nout results, with the ids out ..) through
-  // op's reverse template to its operands, with ids `ids` and values `x` (null unless the
-  // template reads them).
+  // One operation of a sized operator backwards (the unsized ones take backward_fixed): op's
+  // adjoint (of its nout results, with the ids out ..) through op's reverse template to its
+  // operands, with ids `ids` and values `x` (null unless the template reads them).
   void backward(Op op, std::int32_t out, std::size_t nout, const std::int32_t* ids, const S* x) {
     bool any = false;
     for (std::size_t i = 0; i < nout; ++i)
       any = any || set_[static_cast<std::size_t>(out) + i];
     if (!any) return;  // a zero adjoint: nothing to send
-    if (const Backward fixed = kFixed[static_cast<std::size_t>(op.kind())]) {
-      (this->*fixed)(adj_[static_cast<std::size_t>(out)], ids, x);  // nout = 1, and it is set
-      return;
-    }
     const std::size_t nin = op.arg_size();
     // Generous room: a template nests a few operators, each on at most nin + nout scalars.
     const std::size_t room = 8 * (nin + nout) + 8;

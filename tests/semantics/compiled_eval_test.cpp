@@ -127,14 +127,23 @@ TEST(CompiledEval, DifferentiationInsideFunctions) {
             "3");
 }
 
+// The compiled evaluator with the tape, and the reference evaluator with the linear R.
+EvalOptions tape_options() {
+  EvalOptions o = compiled_options();
+  use_ad(o, AdMode::Tape);
+  return o;
+}
+EvalOptions linear_reference_options() {
+  EvalOptions o;
+  use_ad(o, AdMode::Linear);
+  return o;
+}
+
 // With the linear R, rd redexes take the fast path (a tape and a reverse sweep) unless their
 // body differentiates again; either way the value is that of the reference evaluator running
 // symbolic evaluation, the linear R and the evaluation of R's output.
 TEST(CompiledEval, FastRdPathAgreesWithTheSymbolicPath) {
-  EvalOptions fast = compiled_options();
-  use_ad(fast, AdMode::Tape);
-  EvalOptions reference;
-  use_ad(reference, AdMode::Linear);
+  const EvalOptions fast = tape_options(), reference = linear_reference_options();
   const char* own =
       "def dsin(p: real * real): real =\n"
       "  let (n: real, x: real) = p in\n"
@@ -162,6 +171,33 @@ TEST(CompiledEval, FastRdPathAgreesWithTheSymbolicPath) {
   EvalOptions little_fuel_ref = reference;
   little_fuel_ref.fuel = 50;
   EXPECT_EQ(run_compiled(loop, env, little_fuel), test::run<double>(loop, env, little_fuel_ref));
+}
+
+// One machine and one tape run every derivative of an rd site (docs/performance.md Sec. 5): its
+// inputs are copied anew from the point, the caller's frame and rho at each derivative, and a
+// derivative that leaves the tape mid-run (here an rd nested inside a call, at k = 2) takes the
+// symbolic path without disturbing the next ones, which tape again.
+TEST(CompiledEval, OneRdSiteDifferentiatedManyTimesAgreesWithTheSymbolicPath) {
+  const EvalOptions fast = tape_options(), reference = linear_reference_options();
+  const char* descent =
+      "def f(p: real * real): real =\n"
+      "  let (a: real, y: real) = p in\n"
+      "  if a < 2.5 then if a > 1.5 then y * 1.rd[y](z: real. z * z * a) else y * a\n"
+      "  else sin(y) * y * a;\n"
+      "def descend(p: real * (real * real)): real * real =\n"
+      "  let (k: real, w: real * real) = p in\n"
+      "  if k < 0.5 then w else\n"
+      "  let (w1: real, w2: real) = w in\n"
+      "  let g: real = 1.rd[w1](u: real. f(k, u) * w2 + u * w1 * 1.5) in\n"
+      "  descend(k - 1, (w1 - 0.01 * g, w2 + 0.001 * g));\n"
+      "let top: real * real = descend(n, (x, 0.5)) in\n"
+      "(top, grad[x](y: real. y * c * fst top + sin(y * x)))";
+  for (const char* n : {"1", "3", "40"}) {
+    test::Env env = {{"n", n}, {"x", "0.75"}, {"c", "1.5"}};
+    EXPECT_EQ(run_compiled(descent, env, fast), test::run<double>(descent, env, reference)) << n;
+    EXPECT_EQ(run_compiled<Mpfr50>(descent, env, fast), test::run<Mpfr50>(descent, env, reference))
+        << n;
+  }
 }
 
 // floor through the compiled evaluator and the tape: derivative 0 off the integers, undefined
