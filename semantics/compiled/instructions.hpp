@@ -15,7 +15,11 @@
 namespace adlang::compiled {
 
 // Operands are scalars on one stack; `fp` is the base of the current frame (a function's
-// parameter, then its lets and temporaries). Each instruction's effect, with its figure rule:
+// parameter, then its lets and temporaries). Each instruction's effect, with its figure rule.
+// SubLC and BranchLC are superinstructions for an operand pair <x, r> of a real local x and a
+// literal r, the commonest in guards and arguments (n < 1.5, n - 1): each does what the
+// instructions it stands for do, one after another, in one dispatch (docs/performance.md
+// Sec. 1).
 
 enum class Code : std::uint8_t {
   Const,     // push consts[a]                                         (a literal r)
@@ -31,11 +35,14 @@ enum class Code : std::uint8_t {
   Div,       // ev(div, V); locs[a]
   OpAdd,     // ev(add, V); locs[a]
   Op,        // ev(ops[b], V); locs[a]                                 (Fig. 2, op)
-  Branch,    // pred(V) with preds[b]; jump to c if false; locs[a]    (Fig. 2, pred and if)
+  Branch,    // pred(V) with the PredKind b; jump to c if false; locs[a]  (Fig. 2, pred and if)
+  SubLC,     // Load1 b; Const c; Sub a
+  BranchLC,  // Load1 d; Const e; Branch a b c
   Jump,      // pc = a
-  Call,      // f(V): fn a, |T| = b; locs[c]                           (Fig. 2, call)
+  Call,      // f(V): fn a, |T| = b; locs[c]; its entry d, max_height e  (Fig. 2, call)
   TailCall,  // the same in tail position: the caller's frame is reused
   Ret,       // the result (a scalars) replaces the frame
+  Ret1,      // Ret 1: a real result
   Rd,        // W.rd_V(x:T. N): rds[a]                                 (Fig. 2, rd)
   Fail,      // throw fails[a] (a literal outside the precision's range)
   Halt,
@@ -43,7 +50,7 @@ enum class Code : std::uint8_t {
 
 struct Instr {
   Code code;
-  std::uint32_t a = 0, b = 0, c = 0;
+  std::uint32_t a = 0, b = 0, c = 0, d = 0, e = 0;
 };
 
 // A variable: a region of the current frame, or of the inputs (rho).
@@ -74,7 +81,6 @@ struct Program {
   std::vector<S> consts;
   std::vector<SourceLoc> locs;
   std::vector<Op> ops;
-  std::vector<Pred> preds;
   std::vector<Undefined> fails;
   std::vector<RdSite> rds;
   struct Function {
