@@ -1,11 +1,12 @@
 // The interpreter against Lua (docs/performance.md Sec. 1, "Against Lua 5.4 and LuaJIT's
 // interpreter"): `adlang run examples/{fib,tak,ack}.ad` against the same functions in Lua
 // (bench/interp/*.lua, on floats with the same guards) under lua5.4 and under `luajit -joff`
-// (LuaJIT's interpreter, its trace compiler off), and with --old, another build of adlang.
+// (LuaJIT's interpreter, its trace compiler off), and with --old, another build of adlang
+// (--adlang: the adlang measured, by default this build's).
 // Whole processes, start-up included, in turns (process.hpp); the medians of wall and CPU time
 // and their ratios.
 //
-//   interp_bench [--runs N] [--old PATH] [--only fib|tak|ack]   (default 11 rounds)
+//   interp_bench [--runs N] [--old PATH] [--adlang PATH] [--only fib|tak|ack]   (11 rounds)
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -33,7 +34,8 @@ const std::vector<Program> kPrograms = {
 // Enough for the largest (fib(34): 18.5 M calls); the default stops at 10 M calls.
 constexpr const char* kFuel = "1000000000";
 
-std::vector<Process> commands_for(const Program& p, const std::string& old) {
+std::vector<Process> commands_for(const Program& p, const std::string& binary,
+                                  const std::string& old) {
   const std::string source = ADLANG_SOURCE_DIR;
   std::vector<std::string> values;
   std::string call = p.name + "(";
@@ -59,7 +61,7 @@ std::vector<Process> commands_for(const Program& p, const std::string& old) {
   std::vector<Process> c;
   c.push_back(lua("lua5.4 " + call, {"lua5.4"}));
   c.push_back(lua("luajit -joff " + call, {"luajit", "-joff"}));
-  c.push_back(adlang("adlang run " + call, ADLANG_BINARY));
+  c.push_back(adlang("adlang run " + call, binary));
   if (!old.empty()) c.push_back(adlang("old adlang run " + call, old));
   return c;
 }
@@ -68,18 +70,21 @@ std::vector<Process> commands_for(const Program& p, const std::string& old) {
 
 int main(int argc, char** argv) {
   int rounds = 11;
-  std::string old, only;
+  std::string old, only, binary = ADLANG_BINARY;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) {
       rounds = std::atoi(argv[++i]);
     } else if (a == "--old" && i + 1 < argc) {
       old = argv[++i];
+    } else if (a == "--adlang" && i + 1 < argc) {
+      binary = argv[++i];
     } else if (a == "--only" && i + 1 < argc) {
       only = argv[++i];
     } else {
       std::fprintf(stderr,
-                   "usage: interp_bench [--runs N] [--old PATH_TO_ADLANG] [--only fib|tak|ack]\n");
+                   "usage: interp_bench [--runs N] [--old PATH_TO_ADLANG] [--adlang PATH] "
+                   "[--only fib|tak|ack]\n");
       return 2;
     }
   }
@@ -95,7 +100,7 @@ int main(int argc, char** argv) {
   std::printf("interpreters: whole processes, medians of %d runs each, in turns\n", rounds);
   for (const Program& p : kPrograms) {
     if (!only.empty() && p.name != only) continue;
-    std::vector<Process> commands = commands_for(p, old);
+    std::vector<Process> commands = commands_for(p, binary, old);
     if (!adlang::bench::run_in_turns(commands, rounds, "interp_bench")) return 1;
     std::vector<Reference> refs = {{0, "lua"}, {1, "jit"}};
     if (!old.empty()) refs.push_back({3, "old"});

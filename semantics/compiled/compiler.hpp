@@ -237,7 +237,7 @@ class Compiler {
     sc.grow(s.size);
   }
 
-  // The operand pair <x, r> of a superinstruction (instructions.hpp: SubLC, BranchLC): a real
+  // The operand pair <x, r> of a superinstruction (instructions.hpp: SubLC, BranchLtLC ..): a real
   // local x and a literal r in the precision's range; its frame offset and the constant's index.
   std::optional<std::pair<std::uint32_t, std::uint32_t>> local_and_literal(const Term& arg,
                                                                            const Scope& sc) {
@@ -329,15 +329,14 @@ class Compiler {
     const PredApp* p = b.as<PredApp>();
     if (auto lc = local_and_literal(p->arg, sc)) {
       std::size_t at = p_.code.size();
-      emit(Code::BranchLC, loc(b.loc()), static_cast<std::uint32_t>(p->pred.kind()), 0, lc->first,
-           lc->second);
+      emit(branch_code(p->pred.kind(), true), loc(b.loc()), 0, 0, lc->first, lc->second);
       sc.grow(2);  // the operands' slots, as Load1 and Const use them
       sc.height -= 2;
       return at;
     }
     compile(p->arg, sc);
     std::size_t at = p_.code.size();
-    emit(Code::Branch, loc(b.loc()), static_cast<std::uint32_t>(p->pred.kind()), 0);
+    emit(branch_code(p->pred.kind(), false), loc(b.loc()));
     sc.height -= 2;
     return at;
   }

@@ -16,10 +16,10 @@ namespace adlang::compiled {
 
 // Operands are scalars on one stack; `fp` is the base of the current frame (a function's
 // parameter, then its lets and temporaries). Each instruction's effect, with its figure rule.
-// SubLC and BranchLC are superinstructions for an operand pair <x, r> of a real local x and a
-// literal r, the commonest in guards and arguments (n < 1.5, n - 1): each does what the
-// instructions it stands for do, one after another, in one dispatch (docs/performance.md
-// Sec. 1).
+// SubLC and BranchLtLC .. BranchEqLC are superinstructions for an operand pair <x, r> of a real
+// local x and a literal r, the commonest in guards and arguments (n < 1.5, n - 1): each does what
+// the instructions it stands for do, one after another, in one dispatch (docs/performance.md Sec.
+// 1).
 
 enum class Code : std::uint8_t {
   Const,     // push consts[a]                                         (a literal r)
@@ -35,9 +35,17 @@ enum class Code : std::uint8_t {
   Div,       // ev(div, V); locs[a]
   OpAdd,     // ev(add, V); locs[a]
   Op,        // ev(ops[b], V); locs[a]                                 (Fig. 2, op)
-  Branch,    // pred(V) with the PredKind b; jump to c if false; locs[a]  (Fig. 2, pred and if)
-  SubLC,     // Load1 b; Const c; Sub a
-  BranchLC,  // Load1 d; Const e; Branch a b c
+  BranchLt,  // pred(V), pred = lt; jump to c if false; locs[a]       (Fig. 2, pred and if)
+  BranchGt,  // the same with gt, then le, ge, eq (in the order of PredKind)
+  BranchLe,
+  BranchGe,
+  BranchEq,
+  SubLC,       // Load1 b; Const c; Sub a
+  BranchLtLC,  // Load1 d; Const e; BranchLt a c; then gt, le, ge, eq
+  BranchGtLC,
+  BranchLeLC,
+  BranchGeLC,
+  BranchEqLC,
   Jump,      // pc = a
   Call,      // f(V): fn a, |T| = b; locs[c]; its entry d, max_height e  (Fig. 2, call)
   TailCall,  // the same in tail position: the caller's frame is reused
@@ -47,6 +55,15 @@ enum class Code : std::uint8_t {
   Fail,      // throw fails[a] (a literal outside the precision's range)
   Halt,
 };
+
+// The branch on predicate k, or its superinstruction.
+inline Code branch_code(PredKind k, bool local_and_literal) {
+  static_assert(static_cast<int>(PredKind::Eq) == 4 &&
+                static_cast<int>(Code::BranchEq) - static_cast<int>(Code::BranchLt) == 4 &&
+                static_cast<int>(Code::BranchEqLC) - static_cast<int>(Code::BranchLtLC) == 4);
+  return static_cast<Code>(static_cast<int>(local_and_literal ? Code::BranchLtLC : Code::BranchLt) +
+                           static_cast<int>(k));
+}
 
 struct Instr {
   Code code;

@@ -158,10 +158,14 @@ class Machine {
   std::size_t exec() {
     // In the order of Code.
     static const void* const kHandlers[] = {
-        &&do_const,     &&do_load1,  &&do_load,   &&do_input,     &&do_slide, &&do_drop,
-        &&do_add,       &&do_neg,    &&do_sub,    &&do_mul,       &&do_div,   &&do_op_add,
-        &&do_op,        &&do_branch, &&do_sub_lc, &&do_branch_lc, &&do_jump,  &&do_call,
-        &&do_tail_call, &&do_ret,    &&do_ret1,   &&do_rd,        &&do_fail,  &&do_halt};
+        &&do_const,        &&do_load1,        &&do_load,         &&do_input,
+        &&do_slide,        &&do_drop,         &&do_add,          &&do_neg,
+        &&do_sub,          &&do_mul,          &&do_div,          &&do_op_add,
+        &&do_op,           &&do_branch_lt,    &&do_branch_gt,    &&do_branch_le,
+        &&do_branch_ge,    &&do_branch_eq,    &&do_sub_lc,       &&do_branch_lt_lc,
+        &&do_branch_gt_lc, &&do_branch_le_lc, &&do_branch_ge_lc, &&do_branch_eq_lc,
+        &&do_jump,         &&do_call,         &&do_tail_call,    &&do_ret,
+        &&do_ret1,         &&do_rd,           &&do_fail,         &&do_halt};
     static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) ==
                   static_cast<std::size_t>(Code::Halt) + 1);
     const Instr* code = p_.code.data();
@@ -197,7 +201,7 @@ class Machine {
       }
       *fr++ = Frame{pc, fp};
     };
-    // The steps of Load1 a, of Const c, and of Branch (the superinstructions repeat them).
+    // The steps of Load1 a, of Const c, and of a branch (the superinstructions repeat them).
     auto load1 = [&](std::uint32_t a) __attribute__((always_inline)) {
       if constexpr (Taping) id[sp] = id[fp + a];
       st[sp] = st[fp + a];
@@ -207,9 +211,10 @@ class Machine {
       if constexpr (Taping) id[sp] = -1;
       st[sp++] = consts[c];
     };
-    auto branch = [&]() __attribute__((always_inline)) {
+    // Branch on predicate K: one handler for each, so that the comparison is not switched on.
+    auto branch = [&]<PredKind K>() __attribute__((always_inline)) {
       sp -= 2;
-      const Pred pred = Pred::make(static_cast<PredKind>(in->b));
+      const Pred pred = Pred::make(K);
       std::optional<bool> b = eval_pred(pred, st[sp], st[sp + 1], mode);
       if (!b) throw predicate_undefined(pred, st[sp], p_.locs[in->a]);
       if (!*b) pc = code + in->c;
@@ -300,18 +305,24 @@ class Machine {
     sp = base + r;
     ADLANG_NEXT();
   }
-  do_branch:
-    branch();
-    ADLANG_NEXT();
+  // The branch on each predicate, and its superinstruction.
+#define ADLANG_BRANCH(label, K)                                  \
+  do_branch_##label : branch.template operator()<PredKind::K>(); \
+  ADLANG_NEXT();                                                 \
+  do_branch_##label##_lc : load1(in->d);                         \
+  constant(in->e);                                               \
+  branch.template operator()<PredKind::K>();                     \
+  ADLANG_NEXT();
+    ADLANG_BRANCH(lt, Lt)
+    ADLANG_BRANCH(gt, Gt)
+    ADLANG_BRANCH(le, Le)
+    ADLANG_BRANCH(ge, Ge)
+    ADLANG_BRANCH(eq, Eq)
+#undef ADLANG_BRANCH
   do_sub_lc:
     load1(in->b);
     constant(in->c);
     binary<Taping, operators::Sub>(st, id, sp, in->a);
-    ADLANG_NEXT();
-  do_branch_lc:
-    load1(in->d);
-    constant(in->e);
-    branch();
     ADLANG_NEXT();
   do_jump:
     pc = code + in->a;

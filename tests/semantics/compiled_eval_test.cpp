@@ -311,9 +311,10 @@ void expect_agreement(const std::string& program, const test::Env& env, EvalOpti
 }
 
 // The superinstructions of a real local and a literal (instructions.hpp: SubLC in `n - 1`,
-// BranchLC in `n < 0.5`) and Ret1, in every precision and both predicate modes: values, and
-// what is undefined with its reason and location (a strict guard at equal sides, a difference
-// out of the precision's range, a literal out of it in a guard), as the reference evaluator.
+// BranchLtLC in `n < 0.5`), the branches on each predicate and Ret1, in every precision and
+// both predicate modes: values, and what is undefined with its reason and location (a strict
+// guard at equal sides, a difference out of the precision's range, a literal out of it in a
+// guard), as the reference evaluator.
 template <class S>
 void superinstructions_agree() {
   const char* recursion =
@@ -325,13 +326,21 @@ void superinstructions_agree() {
   const char* guard_at_equal_sides = "def g(x: real): real = if x < 2 then 0 else g(x - 1);\ng(n)";
   const char* out_of_range = "def h(x: real): real = x - 1e308;\nh(h(x))";
   const char* literal_guard = "def k(x: real): real = if x < 1e400 then x - 1 else 2;\nk(x)";
+  const char* every_predicate =
+      "def q(x: real): real =\n"
+      "  if x <= 0.5 then 1 else if x >= 3 then q(x - 2) else if x = 2 then 5 else q(x - 1);\n"
+      "def w(x: real): real =\n"
+      "  if x * 1 < x * 0.5 then 1 else if x * 1 > x * 2 then 2 else if x * 1 <= 0 then 3\n"
+      "  else if x * 1 >= 4 then 4 else if x * 1 = 2 then 5 else 6;\n"
+      "(q(n), w(n))";
   const char* on_the_tape = "grad[x](y: real. f(n, y))";
   for (PredicateMode mode : {PredicateMode::Strict, PredicateMode::Total}) {
     EvalOptions o;
     o.predicates = mode;
     for (const char* n : {"0", "1", "2", "7"}) {
       test::Env env = {{"n", n}, {"x", "-1e308"}};
-      for (const char* p : {recursion, guard_at_equal_sides, out_of_range, literal_guard})
+      for (const char* p :
+           {recursion, guard_at_equal_sides, out_of_range, literal_guard, every_predicate})
         expect_agreement<S>(p, env, o);
       env = {{"n", n}, {"x", "0.75"}};
       expect_agreement<S>(recursion, env, o);
