@@ -114,7 +114,7 @@ class Compiler {
       const Type param = f.def->param_type;
       body.bind(Slot{f.def->param, false, 0, size_of(param)});
       body.height = body.max_height = size_of(param);
-      p_.functions[job.fn].entry = static_cast<std::uint32_t>(p_.code.size());
+      p_.functions[job.fn].entry = label();
       compile_tail(f.def->body, body);
       p_.functions[job.fn].max_height = body.max_height;
     }
@@ -162,10 +162,16 @@ class Compiler {
   std::vector<const LetRec*> groups_;  // the function environment of the compiled term
   std::unordered_map<Name, Slot, NameHash> input_slots_;
   std::vector<Pending> pending_;
+  std::uint32_t label_ = 0;  // the last jump target or entry (label())
 
   static std::uint32_t size_of(Type t) { return static_cast<std::uint32_t>(t.size()); }
 
   std::uint32_t here() const { return static_cast<std::uint32_t>(p_.code.size()); }
+  // here(), as the target of a jump or an entry: no superinstruction may span it.
+  std::uint32_t label() {
+    label_ = here();
+    return label_;
+  }
   void emit(Code c, std::uint32_t a = 0, std::uint32_t b = 0, std::uint32_t d = 0,
             std::uint32_t e = 0, std::uint32_t f = 0) {
     p_.code.push_back(Instr{c, a, b, d, e, f});
@@ -230,6 +236,8 @@ class Compiler {
   void load(const Slot& s, Scope& sc) {
     if (s.input)
       emit(Code::Input, s.off, s.size);
+    else if (s.size == 1 && here() > label_ && p_.code.back().code == Code::Load1)
+      p_.code.back() = Instr{Code::Load2, p_.code.back().a, s.off};  // Load1 a; Load1 s.off
     else if (s.size == 1)
       emit(Code::Load1, s.off);
     else if (s.size > 0)
@@ -441,10 +449,10 @@ class Compiler {
         compile(i->then_branch, sc);
         std::size_t jump = p_.code.size();
         emit(Code::Jump);
-        p_.code[*branch].c = here();
+        p_.code[*branch].c = label();
         sc.height = h;
         compile(i->else_branch, sc);
-        p_.code[jump].a = here();
+        p_.code[jump].a = label();
         return;
       }
       // letrec f(x:T):U = M in N => V if N => V under phi[clo_phi(f(x:T):U. M)/f]
@@ -496,7 +504,7 @@ class Compiler {
         if (!branch) return compile_tail(constant ? i->then_branch : i->else_branch, sc);
         std::uint32_t h = sc.height;
         compile_tail(i->then_branch, sc);
-        p_.code[*branch].c = here();
+        p_.code[*branch].c = label();
         sc.height = h;
         compile_tail(i->else_branch, sc);
         return;

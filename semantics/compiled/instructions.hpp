@@ -16,14 +16,15 @@ namespace adlang::compiled {
 
 // Operands are scalars on one stack; `fp` is the base of the current frame (a function's
 // parameter, then its lets and temporaries). Each instruction's effect, with its figure rule.
-// SubLC and BranchLtLC .. BranchEqLC are superinstructions for an operand pair <x, r> of a real
-// local x and a literal r, the commonest in guards and arguments (n < 1.5, n - 1): each does what
-// the instructions it stands for do, one after another, in one dispatch (docs/performance.md Sec.
-// 1).
+// Superinstructions do what the instructions they stand for do, one after another, in one
+// dispatch (docs/performance.md Sec. 1): SubLC and BranchLtLC .. BranchEqLC for an operand pair
+// <x, r> of a real local x and a literal r, the commonest in guards and arguments (n < 1.5,
+// n - 1); Load2 for two Load1 in a row that no jump enters between.
 
 enum class Code : std::uint8_t {
   Const,     // push consts[a]                                         (a literal r)
   Load1,     // push st[fp + a]                                        (a real variable)
+  Load2,     // Load1 a; Load1 b
   Load,      // push st[fp + a .. fp + a + b)                          (a variable / path)
   Input,     // push inputs[a .. a + b)                                (a program input, rho)
   Slide,     // remove the b... below the top a: [.. X(a) R(b)] -> [.. R(b)]   (end of let)

@@ -158,14 +158,15 @@ class Machine {
   std::size_t exec() {
     // In the order of Code.
     static const void* const kHandlers[] = {
-        &&do_const,        &&do_load1,        &&do_load,         &&do_input,
-        &&do_slide,        &&do_drop,         &&do_add,          &&do_neg,
-        &&do_sub,          &&do_mul,          &&do_div,          &&do_op_add,
-        &&do_op,           &&do_branch_lt,    &&do_branch_gt,    &&do_branch_le,
-        &&do_branch_ge,    &&do_branch_eq,    &&do_sub_lc,       &&do_branch_lt_lc,
-        &&do_branch_gt_lc, &&do_branch_le_lc, &&do_branch_ge_lc, &&do_branch_eq_lc,
-        &&do_jump,         &&do_call,         &&do_tail_call,    &&do_ret,
-        &&do_ret1,         &&do_rd,           &&do_fail,         &&do_halt};
+        &&do_const,        &&do_load1,        &&do_load2,        &&do_load,
+        &&do_input,        &&do_slide,        &&do_drop,         &&do_add,
+        &&do_neg,          &&do_sub,          &&do_mul,          &&do_div,
+        &&do_op_add,       &&do_op,           &&do_branch_lt,    &&do_branch_gt,
+        &&do_branch_le,    &&do_branch_ge,    &&do_branch_eq,    &&do_sub_lc,
+        &&do_branch_lt_lc, &&do_branch_gt_lc, &&do_branch_le_lc, &&do_branch_ge_lc,
+        &&do_branch_eq_lc, &&do_jump,         &&do_call,         &&do_tail_call,
+        &&do_ret,          &&do_ret1,         &&do_rd,           &&do_fail,
+        &&do_halt};
     static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) ==
                   static_cast<std::size_t>(Code::Halt) + 1);
     const Instr* code = p_.code.data();
@@ -225,6 +226,10 @@ class Machine {
     ADLANG_NEXT();
   do_load1:
     load1(in->a);
+    ADLANG_NEXT();
+  do_load2:
+    load1(in->a);
+    load1(in->b);
     ADLANG_NEXT();
   do_load:
     for (std::uint32_t i = 0; i < in->b; ++i) {

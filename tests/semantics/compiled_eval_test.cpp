@@ -310,11 +310,11 @@ void expect_agreement(const std::string& program, const test::Env& env, EvalOpti
   EXPECT_EQ(fast.reason, ref.reason) << program;
 }
 
-// The superinstructions of a real local and a literal (instructions.hpp: SubLC in `n - 1`,
-// BranchLtLC in `n < 0.5`), the branches on each predicate and Ret1, in every precision and
-// both predicate modes: values, and what is undefined with its reason and location (a strict
-// guard at equal sides, a difference out of the precision's range, a literal out of it in a
-// guard), as the reference evaluator.
+// The superinstructions (instructions.hpp: SubLC in `n - 1`, BranchLtLC in `n < 0.5`, Load2),
+// the branches on each predicate and Ret1, in every precision and both predicate modes: values,
+// and what is undefined with its reason and location (a strict guard at equal sides, a
+// difference out of the precision's range, a literal out of it in a guard), as the reference
+// evaluator.
 template <class S>
 void superinstructions_agree() {
   const char* recursion =
@@ -333,17 +333,24 @@ void superinstructions_agree() {
       "  if x * 1 < x * 0.5 then 1 else if x * 1 > x * 2 then 2 else if x * 1 <= 0 then 3\n"
       "  else if x * 1 >= 4 then 4 else if x * 1 = 2 then 5 else 6;\n"
       "(q(n), w(n))";
+  // Two loads in a row with the end of an if between them (a jump's target): no Load2.
+  const char* jump_between_loads =
+      "def g(p: real * real): real = let (a: real, b: real) = p in a * 10 + b;\n"
+      "def r(p: real * real): real =\n"
+      "  let (a: real, b: real) = p in g(if a < 0.5 then b else a, a);\n"
+      "(r(n, x), r(x, n))";
   const char* on_the_tape = "grad[x](y: real. f(n, y))";
   for (PredicateMode mode : {PredicateMode::Strict, PredicateMode::Total}) {
     EvalOptions o;
     o.predicates = mode;
     for (const char* n : {"0", "1", "2", "7"}) {
-      test::Env env = {{"n", n}, {"x", "-1e308"}};
-      for (const char* p :
-           {recursion, guard_at_equal_sides, out_of_range, literal_guard, every_predicate})
-        expect_agreement<S>(p, env, o);
-      env = {{"n", n}, {"x", "0.75"}};
-      expect_agreement<S>(recursion, env, o);
+      test::Env env;
+      for (const char* x : {"-1e308", "0.75"}) {
+        env = {{"n", n}, {"x", x}};
+        for (const char* p : {recursion, guard_at_equal_sides, out_of_range, literal_guard,
+                              every_predicate, jump_between_loads})
+          expect_agreement<S>(p, env, o);
+      }
       EvalOptions taped = o;
       use_ad(taped, AdMode::Tape);
       expect_agreement<S>(
