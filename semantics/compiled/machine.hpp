@@ -137,10 +137,14 @@ class Machine {
 
   // The reference evaluator's entry to a call (enter_call) with its common case inlined: the
   // budgets' poll (check_resources: one relaxed load, which gcc did not inline into exec), the
-  // fuel check and the counts. A budget exhausted or the fuel out, enter_call reports it.
+  // fuel check and the counts. A budget exhausted or the fuel out, enter_call reports it (and
+  // counts the call, should the flag have been lowered in between).
   [[gnu::always_inline]] void enter_fast(std::uint32_t fn, std::uint32_t loc_index) {
-    if (budget_detail::exceeded.load(std::memory_order_relaxed) || cx_.fuel_left == 0) [[unlikely]]
+    if (budget_detail::exceeded.load(std::memory_order_relaxed) || cx_.fuel_left == 0)
+        [[unlikely]] {
       enter(fn, loc_index);
+      return;
+    }
     --cx_.fuel_left;
     ++cx_.calls;
   }
