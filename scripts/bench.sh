@@ -8,7 +8,7 @@
 #
 # The runs take about 20 min on the 2-core machine; the machine should be otherwise idle
 # (docs/performance.md says what each figure measures). Set OLD_ADLANG to another build's
-# adlang to add it to the start-up comparison.
+# adlang to add it to the start-up and interpreter comparisons.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_only=false
@@ -37,6 +37,8 @@ section "Start-up (adlang run of 1 + 2 against lua5.4 -e '')"
 "$b/startup_bench" ${OLD_ADLANG:+--old "$OLD_ADLANG"}
 section "1. Ordinary evaluation against CPython"
 "$b/eval_bench"
+section "1. The interpreter against Lua 5.4 and LuaJIT's interpreter (whole processes)"
+"$b/interp_bench" ${OLD_ADLANG:+--old "$OLD_ADLANG"}
 section "2-4. R on a let chain, the linear R, nested derivatives"
 "$b/rd_bench"
 section "5. Gradients against ADOL-C and Sacado"

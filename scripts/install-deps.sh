@@ -36,9 +36,10 @@ kernel=(xeus-dev python3-jupyter-client python3-nbclient python3-nbformat)
 web=(emscripten node-acorn chromium)
 # --bench: what bench/ needs (scripts/bench.sh; docs/performance.md): Google Benchmark, the AD
 # tools the gradients are compared with (ADOL-C, and Trilinos' Sacado, whose headers include
-# Kokkos'), and Lua 5.4 for the start-up comparison. Without recommended packages (Trilinos
-# recommends MPI and solver packages bench/ does not use).
-bench=(libbenchmark-dev libadolc-dev libtrilinos-sacado-dev libtrilinos-kokkos-dev lua5.4)
+# Kokkos'), Lua 5.4 for the start-up comparison, and LuaJIT (its interpreter) with Lua 5.4 for
+# the interpreter comparison. Without recommended packages (Trilinos recommends MPI and solver
+# packages bench/ does not use).
+bench=(libbenchmark-dev libadolc-dev libtrilinos-sacado-dev libtrilinos-kokkos-dev lua5.4 luajit)
 command -v npm > /dev/null || web+=(npm)
 # Installed without recommended packages: the teaching views' and the playground's.
 lean=("${teaching[@]}" "${conform[@]}")

@@ -114,10 +114,16 @@ class Compiler {
       const Type param = f.def->param_type;
       body.bind(Slot{f.def->param, false, 0, size_of(param)});
       body.height = body.max_height = size_of(param);
-      p_.functions[job.fn].entry = static_cast<std::uint32_t>(p_.code.size());
+      p_.functions[job.fn].entry = label();
       compile_tail(f.def->body, body);
       p_.functions[job.fn].max_height = body.max_height;
     }
+    // Each call gets its function's entry and frame height (instructions.hpp, Call).
+    for (Instr& in : p_.code)
+      if (in.code == Code::Call || in.code == Code::TailCall) {
+        in.d = p_.functions[in.a].entry;
+        in.e = p_.functions[in.a].max_height;
+      }
   }
 
  private:
@@ -156,12 +162,19 @@ class Compiler {
   std::vector<const LetRec*> groups_;  // the function environment of the compiled term
   std::unordered_map<Name, Slot, NameHash> input_slots_;
   std::vector<Pending> pending_;
+  std::uint32_t label_ = 0;  // the last jump target or entry (label())
 
   static std::uint32_t size_of(Type t) { return static_cast<std::uint32_t>(t.size()); }
 
   std::uint32_t here() const { return static_cast<std::uint32_t>(p_.code.size()); }
-  void emit(Code c, std::uint32_t a = 0, std::uint32_t b = 0, std::uint32_t d = 0) {
-    p_.code.push_back(Instr{c, a, b, d});
+  // here(), as the target of a jump or an entry: no superinstruction may span it.
+  std::uint32_t label() {
+    label_ = here();
+    return label_;
+  }
+  void emit(Code c, std::uint32_t a = 0, std::uint32_t b = 0, std::uint32_t d = 0,
+            std::uint32_t e = 0, std::uint32_t f = 0) {
+    p_.code.push_back(Instr{c, a, b, d, e, f});
   }
   std::uint32_t loc(SourceLoc l) {
     p_.locs.push_back(l);
@@ -223,11 +236,34 @@ class Compiler {
   void load(const Slot& s, Scope& sc) {
     if (s.input)
       emit(Code::Input, s.off, s.size);
+    else if (s.size == 1 && here() > label_ && p_.code.back().code == Code::Load1)
+      p_.code.back() = Instr{Code::Load2, p_.code.back().a, s.off};  // Load1 a; Load1 s.off
     else if (s.size == 1)
       emit(Code::Load1, s.off);
     else if (s.size > 0)
       emit(Code::Load, s.off, s.size);
     sc.grow(s.size);
+  }
+
+  // The operand pair <x, r> of a superinstruction (instructions.hpp: SubLC, BranchLtLC ..): a real
+  // local x and a literal r in the precision's range; its frame offset and the constant's index.
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> local_and_literal(const Term& arg,
+                                                                           const Scope& sc) {
+    const Pair* pr = arg.as<Pair>();
+    if (pr == nullptr) return std::nullopt;
+    const Var* x = pr->first.as<Var>();
+    const Literal* lit = pr->second.as<Literal>();
+    if (x == nullptr || lit == nullptr) return std::nullopt;
+    std::int32_t found = sc.index.find(x->name);
+    if (found < 0) return std::nullopt;
+    const Slot& s = sc.vars[static_cast<std::size_t>(found)];
+    if (s.input || s.size != 1) return std::nullopt;
+    try {
+      p_.consts.push_back(literal_value<S>(*lit));
+    } catch (const Undefined&) {
+      return std::nullopt;  // compiled as Const's Fail
+    }
+    return std::pair{s.off, static_cast<std::uint32_t>(p_.consts.size() - 1)};
   }
 
   void literal(const Literal& lit, Scope& sc) {
@@ -299,10 +335,16 @@ class Compiler {
       return std::nullopt;
     }
     const PredApp* p = b.as<PredApp>();
+    if (auto lc = local_and_literal(p->arg, sc)) {
+      std::size_t at = p_.code.size();
+      emit(branch_code(p->pred.kind(), true), loc(b.loc()), 0, 0, lc->first, lc->second);
+      sc.grow(2);  // the operands' slots, as Load1 and Const use them
+      sc.height -= 2;
+      return at;
+    }
     compile(p->arg, sc);
-    p_.preds.push_back(p->pred);
     std::size_t at = p_.code.size();
-    emit(Code::Branch, loc(b.loc()), static_cast<std::uint32_t>(p_.preds.size() - 1), 0);
+    emit(branch_code(p->pred.kind(), false), loc(b.loc()));
     sc.height -= 2;
     return at;
   }
@@ -331,6 +373,14 @@ class Compiler {
       // op(V) => W where ev(op, V') ~ W
       case TermKind::Op: {
         const OpApp* o = t.as<OpApp>();
+        if (o->op.kind() == OpKind::Sub) {
+          if (auto lc = local_and_literal(o->arg, sc)) {
+            emit(Code::SubLC, loc(t.loc()), lc->first, lc->second);
+            sc.grow(2);  // the operands' slots, as Load1 and Const use them
+            sc.height -= 1;
+            return;
+          }
+        }
         compile(o->arg, sc);
         std::uint32_t l = loc(t.loc());
         switch (o->op.kind()) {
@@ -399,10 +449,10 @@ class Compiler {
         compile(i->then_branch, sc);
         std::size_t jump = p_.code.size();
         emit(Code::Jump);
-        p_.code[*branch].c = here();
+        p_.code[*branch].c = label();
         sc.height = h;
         compile(i->else_branch, sc);
-        p_.code[jump].a = here();
+        p_.code[jump].a = label();
         return;
       }
       // letrec f(x:T):U = M in N => V if N => V under phi[clo_phi(f(x:T):U. M)/f]
@@ -454,7 +504,7 @@ class Compiler {
         if (!branch) return compile_tail(constant ? i->then_branch : i->else_branch, sc);
         std::uint32_t h = sc.height;
         compile_tail(i->then_branch, sc);
-        p_.code[*branch].c = here();
+        p_.code[*branch].c = label();
         sc.height = h;
         compile_tail(i->else_branch, sc);
         return;
@@ -484,7 +534,10 @@ class Compiler {
         break;
     }
     compile(t, sc);
-    emit(Code::Ret, size_of(t.type()));
+    if (size_of(t.type()) == 1)
+      emit(Code::Ret1);
+    else
+      emit(Code::Ret, size_of(t.type()));
   }
 };
 

@@ -222,173 +222,258 @@ class Machine {
       ids_[base + i] = first < 0 ? -1 : first + static_cast<std::int32_t>(i);
   }
 
+  // The reference evaluator's entry to a call (enter_call) with its common case inlined: the
+  // budgets' poll (check_resources: one relaxed load, which gcc did not inline into exec), the
+  // fuel check and the counts. A budget exhausted or the fuel out, enter_call reports it (and
+  // counts the call, should the flag have been lowered in between).
+  [[gnu::always_inline]] void enter_fast(std::uint32_t fn, std::uint32_t loc_index) {
+    if (budget_detail::exceeded.load(std::memory_order_relaxed) || cx_.fuel_left == 0)
+        [[unlikely]] {
+      enter(fn, loc_index);
+      return;
+    }
+    --cx_.fuel_left;
+    ++cx_.calls;
+  }
+
+// Threaded dispatch (labels as values, in GCC and Clang): each handler ends by jumping through
+// the table to the next instruction's handler, so that each has its own indirect branch and no
+// bounds check (docs/performance.md Sec. 1).
+#define ADLANG_NEXT()                                    \
+  do {                                                   \
+    in = pc++;                                           \
+    goto* kHandlers[static_cast<std::size_t>(in->code)]; \
+  } while (false)
+
   template <bool Taping>
   std::size_t exec() {
+    // In the order of Code.
+    static const void* const kHandlers[] = {
+        &&do_const,        &&do_load1,        &&do_load2,        &&do_load,
+        &&do_input,        &&do_slide,        &&do_drop,         &&do_add,
+        &&do_neg,          &&do_sub,          &&do_mul,          &&do_div,
+        &&do_op_add,       &&do_op,           &&do_branch_lt,    &&do_branch_gt,
+        &&do_branch_le,    &&do_branch_ge,    &&do_branch_eq,    &&do_sub_lc,
+        &&do_branch_lt_lc, &&do_branch_gt_lc, &&do_branch_le_lc, &&do_branch_ge_lc,
+        &&do_branch_eq_lc, &&do_jump,         &&do_call,         &&do_tail_call,
+        &&do_ret,          &&do_ret1,         &&do_rd,           &&do_fail,
+        &&do_halt};
+    static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) ==
+                  static_cast<std::size_t>(Code::Halt) + 1);
     const Instr* code = p_.code.data();
     const Instr* pc = code;
+    const Instr* in = nullptr;
     S* st = st_.data();
+    std::size_t cap = st_.size();
     std::int32_t* id = Taping ? ids_.data() : nullptr;
     std::size_t sp = 0, fp = 0;
     const PredicateMode mode = cx_.options.predicates;
-    auto refresh = [&] {
+    const S* consts = p_.consts.data();
+    if (frames_.size() < 64) frames_.resize(64);
+    Frame* fr = frames_.data();
+    Frame* fr_end = fr + frames_.size();
+    auto refresh = [&]() __attribute__((always_inline)) {
       st = st_.data();
+      cap = st_.size();
       if constexpr (Taping) id = ids_.data();
     };
-    for (;;) {
-      const Instr& in = *pc++;
-      switch (in.code) {
-        case Code::Const:
-          if constexpr (Taping) id[sp] = -1;
-          st[sp++] = p_.consts[in.a];
-          break;
-        case Code::Load1:
-          if constexpr (Taping) id[sp] = id[fp + in.a];
-          st[sp] = st[fp + in.a];
-          ++sp;
-          break;
-        case Code::Load:
-          for (std::uint32_t i = 0; i < in.b; ++i) {
-            if constexpr (Taping) id[sp + i] = id[fp + in.a + i];
-            st[sp + i] = st[fp + in.a + i];
-          }
-          sp += in.b;
-          break;
-        case Code::Input:
-          for (std::uint32_t i = 0; i < in.b; ++i) {
-            if constexpr (Taping) id[sp + i] = input_ids_[in.a + i];
-            st[sp + i] = p_.inputs[in.a + i];
-          }
-          sp += in.b;
-          break;
-        case Code::Slide: {
-          std::size_t to = sp - in.a - in.b;
-          for (std::uint32_t i = 0; i < in.b; ++i) {
-            if constexpr (Taping) id[to + i] = id[to + in.a + i];
-            st[to + i] = std::move(st[to + in.a + i]);
-          }
-          sp -= in.a;
-          break;
-        }
-        case Code::Drop:
-          sp -= in.a;
-          break;
-        case Code::Add: {  // the built-in + (Fig. 2), the arithmetic of the table's add
-          std::int32_t r = -1;
-          if constexpr (Taping) r = tape_->record2(Op::make(OpKind::Add), st + sp - 2, id + sp - 2);
-          S& a = st[sp - 2];
-          operators::Add::primal(&a, &a, 0);
-          --sp;
-          if constexpr (Taping) id[sp - 1] = r;
-          if (!ScalarTraits<S>::in_range(a)) sum_out_of_range<S>(p_.locs[in.a]);
-          break;
-        }
-        case Code::Neg:
-          if constexpr (Taping)
-            id[sp - 1] = tape_->record1(Op::make(OpKind::Neg), st + sp - 1, id + sp - 1);
-          operators::Neg::primal(st + sp - 1, st + sp - 1, 0);
-          break;
-        case Code::Sub:
-          binary<Taping, operators::Sub>(st, id, sp, in.a);
-          break;
-        case Code::Mul:
-          binary<Taping, operators::Mul>(st, id, sp, in.a);
-          break;
-        case Code::OpAdd:
-          binary<Taping, operators::Add>(st, id, sp, in.a);
-          break;
-        case Code::Div:
-          if (op_eval_detail::outside_domain(operators::Div::definition.domain, st + sp - 2,
-                                             PredicateMode::Strict)) {
-            op_eval_detail::out_of_domain(Op::make(OpKind::Div), st[sp - 1], p_.locs[in.a]);
-          }
-          binary<Taping, operators::Div>(st, id, sp, in.a);
-          break;
-        case Code::Op: {
-          const Op op = p_.ops[in.b];
-          const std::size_t n = op.arg_size(), r = op.result_size();
-          std::size_t base = sp - n;
-          std::int32_t first = -1;
-          if constexpr (Taping) first = tape_->record(op, st + base, id + base, n, r);
-          if (r == 1) {
-            S out;
-            eval_op(op, st + base, &out, p_.locs[in.a], cx_.options.predicates);
-            st[base] = std::move(out);
-          } else {
-            std::vector<S> out(r);
-            eval_op(op, st + base, out.data(), p_.locs[in.a], cx_.options.predicates);
-            ensure(base + r + 1);
-            refresh();
-            for (std::size_t i = 0; i < r; ++i)
-              st[base + i] = std::move(out[i]);
-          }
-          if constexpr (Taping) result_ids(base, first, r);
-          sp = base + r;
-          break;
-        }
-        case Code::Branch: {
-          sp -= 2;
-          std::optional<bool> b = eval_pred(p_.preds[in.b], st[sp], st[sp + 1], mode);
-          if (!b) throw predicate_undefined(p_.preds[in.b], st[sp], p_.locs[in.a]);
-          if (!*b) pc = code + in.c;
-          break;
-        }
-        case Code::Jump:
-          pc = code + in.a;
-          break;
-        case Code::Call: {
-          enter(in.a, in.c);
-          frames_.push_back(Frame{pc, fp});
-          fp = sp - in.b;
-          const auto& f = p_.functions[in.a];
-          if (st_.size() < fp + f.max_height + 1) {
-            ensure(fp + f.max_height + 1);
-            refresh();
-          }
-          pc = code + f.entry;
-          break;
-        }
-        case Code::TailCall: {
-          enter(in.a, in.c);
-          std::size_t from = sp - in.b;
-          for (std::uint32_t i = 0; i < in.b; ++i) {
-            if constexpr (Taping) id[fp + i] = id[from + i];
-            st[fp + i] = std::move(st[from + i]);
-          }
-          sp = fp + in.b;
-          const auto& f = p_.functions[in.a];
-          if (st_.size() < fp + f.max_height + 1) {
-            ensure(fp + f.max_height + 1);
-            refresh();
-          }
-          pc = code + f.entry;
-          break;
-        }
-        case Code::Ret: {
-          std::size_t from = sp - in.a;
-          for (std::uint32_t i = 0; i < in.a; ++i) {
-            if constexpr (Taping) id[fp + i] = id[from + i];
-            st[fp + i] = std::move(st[from + i]);
-          }
-          sp = fp + in.a;
-          const Frame f = frames_.back();
-          frames_.pop_back();
-          pc = f.ret;
-          fp = f.fp;
-          break;
-        }
-        case Code::Rd:
-          // An rd inside the body being taped: nested differentiation takes the symbolic path.
-          if constexpr (Taping) throw tape::NotTapeable{};
-          sp = rd(in.a, sp, fp);
-          refresh();
-          break;
-        case Code::Fail:
-          throw p_.fails[in.a];
-        case Code::Halt:
-          return sp;
+    // The operand stack holds fp + max_height + 1 scalars for the function entered at fp.
+    auto reserve_frame = [&](std::uint32_t max_height) __attribute__((always_inline)) {
+      if (cap < fp + max_height + 1) [[unlikely]] {
+        ensure(fp + max_height + 1);
+        refresh();
       }
+    };
+    auto push_frame = [&]() __attribute__((always_inline)) {
+      if (fr == fr_end) [[unlikely]] {
+        std::size_t n = static_cast<std::size_t>(fr - frames_.data());
+        frames_.resize(2 * frames_.size());
+        fr = frames_.data() + n;
+        fr_end = frames_.data() + frames_.size();
+      }
+      *fr++ = Frame{pc, fp};
+    };
+    // The steps of Load1 a, of Const c, and of a branch (the superinstructions repeat them).
+    auto load1 = [&](std::uint32_t a) __attribute__((always_inline)) {
+      if constexpr (Taping) id[sp] = id[fp + a];
+      st[sp] = st[fp + a];
+      ++sp;
+    };
+    auto constant = [&](std::uint32_t c) __attribute__((always_inline)) {
+      if constexpr (Taping) id[sp] = -1;
+      st[sp++] = consts[c];
+    };
+    // Branch on predicate K: one handler for each, so that the comparison is not switched on.
+    auto branch = [&]<PredKind K>() __attribute__((always_inline)) {
+      sp -= 2;
+      const Pred pred = Pred::make(K);
+      std::optional<bool> b = eval_pred(pred, st[sp], st[sp + 1], mode);
+      if (!b) throw predicate_undefined(pred, st[sp], p_.locs[in->a]);
+      if (!*b) pc = code + in->c;
+    };
+    ADLANG_NEXT();
+  do_const:
+    constant(in->a);
+    ADLANG_NEXT();
+  do_load1:
+    load1(in->a);
+    ADLANG_NEXT();
+  do_load2:
+    load1(in->a);
+    load1(in->b);
+    ADLANG_NEXT();
+  do_load:
+    for (std::uint32_t i = 0; i < in->b; ++i) {
+      if constexpr (Taping) id[sp + i] = id[fp + in->a + i];
+      st[sp + i] = st[fp + in->a + i];
     }
+    sp += in->b;
+    ADLANG_NEXT();
+  do_input:
+    for (std::uint32_t i = 0; i < in->b; ++i) {
+      if constexpr (Taping) id[sp + i] = input_ids_[in->a + i];
+      st[sp + i] = p_.inputs[in->a + i];
+    }
+    sp += in->b;
+    ADLANG_NEXT();
+  do_slide : {
+    std::size_t to = sp - in->a - in->b;
+    for (std::uint32_t i = 0; i < in->b; ++i) {
+      if constexpr (Taping) id[to + i] = id[to + in->a + i];
+      st[to + i] = std::move(st[to + in->a + i]);
+    }
+    sp -= in->a;
+    ADLANG_NEXT();
   }
+  do_drop:
+    sp -= in->a;
+    ADLANG_NEXT();
+  do_add : {  // the built-in + (Fig. 2), the arithmetic of the table's add
+    std::int32_t r = -1;
+    if constexpr (Taping) r = tape_->record2(Op::make(OpKind::Add), st + sp - 2, id + sp - 2);
+    S& a = st[sp - 2];
+    operators::Add::primal(&a, &a, 0);
+    --sp;
+    if constexpr (Taping) id[sp - 1] = r;
+    if (!ScalarTraits<S>::in_range(a)) sum_out_of_range<S>(p_.locs[in->a]);
+    ADLANG_NEXT();
+  }
+  do_neg:
+    if constexpr (Taping)
+      id[sp - 1] = tape_->record1(Op::make(OpKind::Neg), st + sp - 1, id + sp - 1);
+    operators::Neg::primal(st + sp - 1, st + sp - 1, 0);
+    ADLANG_NEXT();
+  do_sub:
+    binary<Taping, operators::Sub>(st, id, sp, in->a);
+    ADLANG_NEXT();
+  do_mul:
+    binary<Taping, operators::Mul>(st, id, sp, in->a);
+    ADLANG_NEXT();
+  do_op_add:
+    binary<Taping, operators::Add>(st, id, sp, in->a);
+    ADLANG_NEXT();
+  do_div:
+    if (op_eval_detail::outside_domain(operators::Div::definition.domain, st + sp - 2,
+                                       PredicateMode::Strict)) {
+      op_eval_detail::out_of_domain(Op::make(OpKind::Div), st[sp - 1], p_.locs[in->a]);
+    }
+    binary<Taping, operators::Div>(st, id, sp, in->a);
+    ADLANG_NEXT();
+  do_op : {
+    const Op op = p_.ops[in->b];
+    const std::size_t n = op.arg_size(), r = op.result_size();
+    std::size_t base = sp - n;
+    std::int32_t first = -1;
+    if constexpr (Taping) first = tape_->record(op, st + base, id + base, n, r);
+    if (r == 1) {
+      S out;
+      eval_op(op, st + base, &out, p_.locs[in->a], cx_.options.predicates);
+      st[base] = std::move(out);
+    } else {
+      std::vector<S> out(r);
+      eval_op(op, st + base, out.data(), p_.locs[in->a], cx_.options.predicates);
+      ensure(base + r + 1);
+      refresh();
+      for (std::size_t i = 0; i < r; ++i)
+        st[base + i] = std::move(out[i]);
+    }
+    if constexpr (Taping) result_ids(base, first, r);
+    sp = base + r;
+    ADLANG_NEXT();
+  }
+  // The branch on each predicate, and its superinstruction.
+#define ADLANG_BRANCH(label, K)                                  \
+  do_branch_##label : branch.template operator()<PredKind::K>(); \
+  ADLANG_NEXT();                                                 \
+  do_branch_##label##_lc : load1(in->d);                         \
+  constant(in->e);                                               \
+  branch.template operator()<PredKind::K>();                     \
+  ADLANG_NEXT();
+    ADLANG_BRANCH(lt, Lt)
+    ADLANG_BRANCH(gt, Gt)
+    ADLANG_BRANCH(le, Le)
+    ADLANG_BRANCH(ge, Ge)
+    ADLANG_BRANCH(eq, Eq)
+#undef ADLANG_BRANCH
+  do_sub_lc:
+    load1(in->b);
+    constant(in->c);
+    binary<Taping, operators::Sub>(st, id, sp, in->a);
+    ADLANG_NEXT();
+  do_jump:
+    pc = code + in->a;
+    ADLANG_NEXT();
+  do_call:
+    enter_fast(in->a, in->c);
+    push_frame();
+    fp = sp - in->b;
+    reserve_frame(in->e);
+    pc = code + in->d;
+    ADLANG_NEXT();
+  do_tail_call : {
+    enter_fast(in->a, in->c);
+    std::size_t from = sp - in->b;
+    for (std::uint32_t i = 0; i < in->b; ++i) {
+      if constexpr (Taping) id[fp + i] = id[from + i];
+      st[fp + i] = std::move(st[from + i]);
+    }
+    sp = fp + in->b;
+    reserve_frame(in->e);
+    pc = code + in->d;
+    ADLANG_NEXT();
+  }
+  do_ret1:
+    if constexpr (Taping) id[fp] = id[sp - 1];
+    st[fp] = std::move(st[sp - 1]);
+    sp = fp + 1;
+    --fr;
+    pc = fr->ret;
+    fp = fr->fp;
+    ADLANG_NEXT();
+  do_ret : {
+    std::size_t from = sp - in->a;
+    for (std::uint32_t i = 0; i < in->a; ++i) {
+      if constexpr (Taping) id[fp + i] = id[from + i];
+      st[fp + i] = std::move(st[from + i]);
+    }
+    sp = fp + in->a;
+    --fr;
+    pc = fr->ret;
+    fp = fr->fp;
+    ADLANG_NEXT();
+  }
+  do_rd:
+    // An rd inside the body being taped: nested differentiation takes the symbolic path.
+    if constexpr (Taping) throw tape::NotTapeable{};
+    sp = rd(in->a, sp, fp);
+    refresh();
+    ADLANG_NEXT();
+  do_fail:
+    throw p_.fails[in->a];
+  do_halt:
+    return sp;
+  }
+#undef ADLANG_NEXT
 
   // The rd redex W.rd_V(x:T. N), with V and W on the stack. With AdMode::Tape, its value
   // is computed by the run-time tape (reverse_sweep); when that does not apply (an rd inside N,

@@ -311,6 +311,98 @@ void check_agreement(const gen::GeneratedProgram& p, AdMode ad = AdMode::Paper) 
   RC_ASSERT(fast.reason == ref.reason);
 }
 
+// `program` with the compiled evaluator and with the reference evaluator (with the linear R
+// where the compiled one tapes), in precision S: the same value, or the same kind of
+// undefinedness with the same reason at the same location.
+template <class S>
+void expect_agreement(const std::string& program, const test::Env& env, EvalOptions options) {
+  test::Checked c = test::check(program, env);
+  auto rho = [&] {
+    ValueEnv<S> r;
+    for (const auto& [name, text] : env)
+      r.push(Name(name), parse_value<S>(text).value);
+    return r;
+  };
+  EvalOptions reference = options;
+  reference.evaluator = Evaluator::Reference;
+  if (options.ad == AdMode::Tape) use_ad(reference, AdMode::Linear);
+  options.evaluator = Evaluator::Compiled;
+  Outcome ref, fast;
+  run_on_large_stack([&] {
+    ref = outcome<S>(c.term.type(), [&] {
+      ValueEnv<S> r = rho();
+      EvalContext cx(reference, c.names);
+      return ordinary_eval(c.term, r, nullptr, cx);
+    });
+    fast = outcome<S>(c.term.type(), [&] {
+      ValueEnv<S> r = rho();
+      EvalContext cx(options, c.names);
+      return compiled_eval(c.term, r, cx);
+    });
+  });
+  EXPECT_EQ(fast.value, ref.value) << program;
+  EXPECT_EQ(fast.undefined, ref.undefined) << program;
+  EXPECT_EQ(fast.loc, ref.loc) << program;
+  EXPECT_EQ(fast.reason, ref.reason) << program;
+}
+
+// The superinstructions (instructions.hpp: SubLC in `n - 1`, BranchLtLC in `n < 0.5`, Load2),
+// the branches on each predicate and Ret1, in every precision and both predicate modes: values,
+// and what is undefined with its reason and location (a strict guard at equal sides, a
+// difference out of the precision's range, a literal out of it in a guard), as the reference
+// evaluator.
+template <class S>
+void superinstructions_agree() {
+  const char* recursion =
+      "def f(p: real * real): real =\n"
+      "  let (n: real, x: real) = p in\n"
+      "  if n < 0.5 then x else if n > 1.5 then f(n - 1, x - 3) + f(n - 2, x) * 2\n"
+      "  else f(n - 1, x * x - 0.25);\n"
+      "f(n, x)";
+  const char* guard_at_equal_sides = "def g(x: real): real = if x < 2 then 0 else g(x - 1);\ng(n)";
+  const char* out_of_range = "def h(x: real): real = x - 1e308;\nh(h(x))";
+  const char* literal_guard = "def k(x: real): real = if x < 1e400 then x - 1 else 2;\nk(x)";
+  const char* every_predicate =
+      "def q(x: real): real =\n"
+      "  if x <= 0.5 then 1 else if x >= 3 then q(x - 2) else if x = 2 then 5 else q(x - 1);\n"
+      "def w(x: real): real =\n"
+      "  if x * 1 < x * 0.5 then 1 else if x * 1 > x * 2 then 2 else if x * 1 <= 0 then 3\n"
+      "  else if x * 1 >= 4 then 4 else if x * 1 = 2 then 5 else 6;\n"
+      "(q(n), w(n))";
+  // Two loads in a row with the end of an if between them (a jump's target): no Load2.
+  const char* jump_between_loads =
+      "def g(p: real * real): real = let (a: real, b: real) = p in a * 10 + b;\n"
+      "def r(p: real * real): real =\n"
+      "  let (a: real, b: real) = p in g(if a < 0.5 then b else a, a);\n"
+      "(r(n, x), r(x, n))";
+  const char* on_the_tape = "grad[x](y: real. f(n, y))";
+  for (PredicateMode mode : {PredicateMode::Strict, PredicateMode::Total}) {
+    EvalOptions o;
+    o.predicates = mode;
+    for (const char* n : {"0", "1", "2", "7"}) {
+      test::Env env;
+      for (const char* x : {"-1e308", "0.75"}) {
+        env = {{"n", n}, {"x", x}};
+        for (const char* p : {recursion, guard_at_equal_sides, out_of_range, literal_guard,
+                              every_predicate, jump_between_loads})
+          expect_agreement<S>(p, env, o);
+      }
+      EvalOptions taped = o;
+      use_ad(taped, AdMode::Tape);
+      expect_agreement<S>(
+          std::string(recursion).substr(0, std::string(recursion).rfind('\n') + 1) + on_the_tape,
+          env, taped);
+    }
+  }
+}
+
+TEST(CompiledEval, SuperinstructionsAgreeWithTheReference) {
+  superinstructions_agree<double>();
+  superinstructions_agree<Mpfr50>();
+  superinstructions_agree<Mpfr100>();
+  superinstructions_agree<Rational>();
+}
+
 RC_GTEST_PROP(CompiledEval, AgreesWithTheReferenceInDouble, ()) {
   check_agreement<double>(*gen::program(gen::GenConfig{}));
 }
