@@ -227,7 +227,7 @@ class Machine {
   // fuel check and the counts. A budget exhausted or the fuel out, enter_call reports it (and
   // counts the call, should the flag have been lowered in between).
   [[gnu::always_inline]] void enter_fast(std::uint32_t fn, std::uint32_t loc_index) {
-    if (budget_detail::exceeded.load(std::memory_order_relaxed) || cx_.fuel_left == 0)
+    if (budget_detail::flag.load(std::memory_order_relaxed) || cx_.fuel_left == 0)
         [[unlikely]] {
       enter(fn, loc_index);
       return;
