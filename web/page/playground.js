@@ -161,8 +161,10 @@ function show(title, r, table = false) {
   $('stdout').classList.toggle('table', table);
   fitTable();
   showDiagnostics(r.stderr);
-  $('exit').textContent = 'exit code ' + r.exit_code;
+  // The exit code, and the failure's name as a notebook shows it (Undefined, CompileError, ...).
+  $('exit').textContent = 'exit code ' + r.exit_code + (r.error ? ' (' + r.error + ')' : '');
   $('exit').dataset.code = String(r.exit_code);
+  $('exit').dataset.error = r.error || '';
 }
 
 function clearPicture() {
@@ -179,6 +181,7 @@ function clearOutputs(title = 'Output') {
   $('stderr').textContent = '';
   $('exit').textContent = '';
   $('exit').dataset.code = '';
+  $('exit').dataset.error = '';
   $('check-status').textContent = '';
   $('check-progress').value = 0;
   clearPicture();
@@ -257,7 +260,8 @@ function command(name, title) {
 // A usage error of the page's own, shown as the CLI shows one.
 function usage(title, message) {
   clearOutputs(title);
-  show(title, {stdout: '', exit_code: 2, stderr: 'adlang: error: ' + message + '\n'});
+  show(title, {stdout: '', exit_code: 2, stderr: 'adlang: error: ' + message + '\n',
+               error: 'UsageError'});
 }
 
 $('picture').onclick = () => $('picture').classList.toggle('fit');

@@ -3,7 +3,8 @@
 // Messages in: {id, request} (Module.run) or {id, check} (Module.check); out: {ready, properties,
 // fuel} (the property names, the default fuel of each precision),
 // {id, progress: {property, tried, passed, failed, both_undefined, discarded, seconds, total}}
-// during a check (the property's counts so far), and {id, stdout, stderr, exit_code}.
+// during a check (the property's counts so far), and {id, stdout, stderr, exit_code, error}
+// (error: the failure's name, empty on success).
 importScripts('adlang_playground.js');
 const ready = createAdlang();
 const precisions = ['double', '50', '100', 'exact'];
@@ -33,9 +34,11 @@ onmessage = async (e) => {
                              'program recurses deeper than the page can follow; the adlang ' +
                              'command evaluates on a 4 GiB stack)\n'
                        : 'adlang: internal error in the page: ' + String(err) + '\n',
-         exit_code: stack ? 1 : 5};  // support/exit_codes.hpp: kExitUndefined, kExitInternalError
-    postMessage({id, stdout: r.stdout, stderr: r.stderr, exit_code: r.exit_code, restart: true});
+         exit_code: stack ? 1 : 5,  // support/exit_codes.hpp: kExitUndefined, kExitInternalError
+         error: stack ? 'Undefined' : 'InternalError'};  // driver/error_kind.hpp: error_name
+    postMessage({id, stdout: r.stdout, stderr: r.stderr, exit_code: r.exit_code, error: r.error,
+                 restart: true});
     return;
   }
-  postMessage({id, stdout: r.stdout, stderr: r.stderr, exit_code: r.exit_code});
+  postMessage({id, stdout: r.stdout, stderr: r.stderr, exit_code: r.exit_code, error: r.error});
 };

@@ -118,6 +118,8 @@ try {
       stdout: document.getElementById('stdout').textContent,
       stderr: document.getElementById('stderr').textContent,
       code: Number(document.getElementById('exit').dataset.code),
+      error: document.getElementById('exit').dataset.error,
+      exitText: document.getElementById('exit').textContent,
       env: document.getElementById('env').value.split('\n').filter((l) => l.trim() !== ''),
       source: window.adlangEditor.getValue(),
       title: document.getElementById('output-title').textContent,
@@ -164,7 +166,8 @@ try {
   await page.selectOption('#examples', lessonOne);
   const lessonRun = await press('run');
   const lessonWant = native('run', lessonRun.source, lessonRun.env);
-  check(lessonRun.code === 0 && lessonRun.stdout === lessonWant.stdout &&
+  check(lessonRun.code === 0 && lessonRun.error === '' && lessonRun.exitText === 'exit code 0' &&
+        lessonRun.stdout === lessonWant.stdout &&
         lessonRun.source === readFileSync(join(sourceDir, 'examples', lessonOne), 'utf8'),
         `Run ${lessonOne} from the menu prints what adlang run prints`, JSON.stringify(lessonRun));
 
@@ -516,8 +519,9 @@ try {
   await page.fill('#env', '');
   const err = await press('run');
   const errWant = native('run', bad, []);
-  check(err.code === 3 && err.stderr === errWant.stderr && /\n\s*\^\n/.test(err.stderr),
-        'a syntax error shows the CLI\'s diagnostic with its caret (exit 3)',
+  check(err.code === 3 && err.stderr === errWant.stderr && /\n\s*\^\n/.test(err.stderr) &&
+            err.error === 'CompileError' && err.exitText === 'exit code 3 (CompileError)',
+        'a syntax error shows the CLI\'s diagnostic with its caret (exit 3, CompileError)',
         `page: ${JSON.stringify(err)}\nadlang run: ${JSON.stringify(errWant)}`);
   const link = await page.$('#stderr a.loc');
   check(link !== null, 'the diagnostic\'s location is a link');
