@@ -272,7 +272,7 @@ class Machine {
     const PredicateMode mode = cx_.options.predicates;
     const S* consts = p_.consts.data();
     if (frames_capacity_ < 64) {
-      frames_ = std::make_unique_for_overwrite<Frame[]>(64);
+      frames_ = std::unique_ptr<Frame[]>(new Frame[64]);
       frames_capacity_ = 64;
     }
     Frame* fr = frames_.get();
@@ -292,7 +292,7 @@ class Machine {
     auto push_frame = [&]() __attribute__((always_inline)) {
       if (fr == fr_end) [[unlikely]] {
         const std::size_t n = static_cast<std::size_t>(fr - frames_.get());
-        auto larger = std::make_unique_for_overwrite<Frame[]>(2 * frames_capacity_);
+        std::unique_ptr<Frame[]> larger(new Frame[2 * frames_capacity_]);
         std::copy(frames_.get(), fr, larger.get());
         frames_ = std::move(larger);
         frames_capacity_ *= 2;
