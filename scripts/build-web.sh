@@ -12,6 +12,7 @@ for tool in emcmake node; do
     exit 1
   }
 done
-# A unity build, as in scripts/test.sh.
-emcmake cmake -S . -B build-web -DCMAKE_BUILD_TYPE=MinSizeRel -DCMAKE_UNITY_BUILD=ON > /dev/null
+# A unity build with Ninja, as in scripts/test.sh.
+source scripts/configure_build.sh
+configure_build --emcmake build-web -DCMAKE_BUILD_TYPE=MinSizeRel -DCMAKE_UNITY_BUILD=ON > /dev/null
 cmake --build build-web -j"$(nproc)"

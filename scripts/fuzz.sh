@@ -24,11 +24,12 @@ usage() {
 }
 
 source scripts/sanitize_build.sh
+source scripts/configure_build.sh
 build_dir=$sanitize_build_dir
 
 build() {
   ./scripts/install-deps.sh --kernel
-  cmake -S . -B "$build_dir" "${sanitize_flags[@]}" >/dev/null
+  configure_build "$build_dir" "${sanitize_flags[@]}" >/dev/null
   cmake --build "$build_dir" -j"$jobs" --target "$@"
 }
 

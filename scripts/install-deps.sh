@@ -4,10 +4,12 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config
+  # Ninja for the builds of scripts/test.sh and scripts/fuzz.sh (scripts/configure_build.sh),
+  # and lld for the sanitizer build's links (scripts/sanitize_build.sh).
+  build-essential cmake ninja-build pkg-config
   libboost-dev libeigen3-dev librapidcheck-dev libgtest-dev libcli11-dev
   libmpfr-dev libgmp-dev python3 python3-dev
-  clang-14 libfuzzer-14-dev openmpi-bin libopenmpi-dev
+  clang-14 lld-14 libfuzzer-14-dev openmpi-bin libopenmpi-dev
   procps bc
   graphviz libgraphviz-dev
   nlohmann-json3-dev

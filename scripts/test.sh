@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each step's time goes to $ADLANG_STEP_TIMES when set (.ci/run prints them).
 source scripts/step_times.sh
+source scripts/configure_build.sh
 suite=release
 [ "${1:-}" = "--sanitize" ] && suite=sanitizer
 timed "$suite: packages (install-deps.sh)" ./scripts/install-deps.sh --kernel --web
@@ -32,7 +33,7 @@ fi
 # Every pass verifies the IR it produces (lang/verifier.hpp), in the test binaries and in every
 # adlang process the suite starts (docs/design.md Sec. 10).
 export ADLANG_VERIFY=1
-timed "$suite: configure" cmake -S . -B "$build_dir" "${flags[@]}"
+timed "$suite: configure" configure_build "$build_dir" "${flags[@]}"
 timed "$suite: build" cmake --build "$build_dir" -j"$(nproc)"
 timed "$suite: suite (ctest)" ctest --test-dir "$build_dir" -j"$(nproc)" --output-on-failure \
   --timeout 900 "${exclude[@]}"
