@@ -4,7 +4,11 @@
 # UndefinedBehaviorSanitizer (clang-14, in build-sanitize/, shared with scripts/fuzz.sh), and
 # the suite neither builds nor runs the mutation tests (tests/checker/mutants_test.cpp), which
 # test the tests on copies of production sources with one change each: the release suite runs
-# them, and under the sanitizers they were 45% of the suite's time.
+# them, and under the sanitizers they were 45% of the suite's time. Nor does it run the
+# playground's browser test (Playground.browser): the page it tests is the WebAssembly build
+# of build-web/, the same unsanitized module in both suites, and the release suite runs it
+# (the server it talks to, `adlang serve`, is tested under the sanitizers by serve_tests);
+# it was the sanitizer suite's fourth-longest test, 49 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each step's time goes to $ADLANG_STEP_TIMES when set (.ci/run prints them).
@@ -26,7 +30,7 @@ if [ "${1:-}" = "--sanitize" ]; then
   source scripts/sanitize_build.sh
   build_dir=$sanitize_build_dir
   flags=("${sanitize_flags[@]}")
-  exclude=(-E '^Mutants\.')
+  exclude=(-E '^Mutants\.|^Playground\.browser$')
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fi
