@@ -3,8 +3,8 @@
 # object also instrumented for libFuzzer's coverage, so the suite under the sanitizers and the
 # fuzz targets share one build. -O1 -g1: half the compile time of -O2 -g. No mutants: the
 # release suite runs them (tests/checker/CMakeLists.txt). A unity build, as in scripts/test.sh.
-# Linked by LLVM's lld (lld-14): the instrumented executables link in a quarter of the time
-# GNU ld takes (docs/performance.md Sec. 12).
+# Linked by LLVM's lld (lld-14): an instrumented test executable links in about 40% of the CPU
+# time GNU ld takes (docs/performance.md Sec. 12).
 # shellcheck shell=bash
 sanitize_build_dir=build-sanitize
 sanitize_flags=(-DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo
