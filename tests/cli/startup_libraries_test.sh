@@ -2,9 +2,11 @@
 # Start-up (docs/performance.md, "Start-up"; cli/full_build.hpp): the lean adlang links none of
 # the libraries that adlang-full has for a few commands (CPython, OpenMPI, Graphviz, libedit,
 # xeus and its ZeroMQ, cpp-httplib with OpenSSL, zlib and brotli), and adlang-full links them all.
-# Usage: startup_libraries_test.sh ADLANG ADLANG_FULL
+# With STATIC 1 (the release build: cli/CMakeLists.txt), the lean adlang is a static executable:
+# no program interpreter (the dynamic loader) and no shared library at all.
+# Usage: startup_libraries_test.sh ADLANG ADLANG_FULL STATIC
 set -euo pipefail
-lean=$1 full=$2
+lean=$1 full=$2 static=$3
 heavy='libpython|libmpi|libopen-|libgvc|libcgraph|libedit|libxeus|libzmq'
 heavy+='|libcpp-httplib|libssl|libcrypto|libz\.|libbrotli'
 needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
@@ -19,5 +21,16 @@ for lib in libpython libmpi libgvc libedit libxeus libcpp-httplib; do
     status=1
   fi
 done
-echo "lean adlang: $(needed "$lean" | wc -l) libraries; adlang-full: $(needed "$full" | wc -l)"
+if [ "$static" = 1 ]; then
+  if readelf -l "$lean" | grep -q 'INTERP'; then
+    echo "FAIL: the lean adlang has a program interpreter: it is not linked statically" >&2
+    status=1
+  fi
+  if [ -n "$(needed "$lean")" ]; then
+    echo "FAIL: the lean adlang needs shared libraries: it is not linked statically" >&2
+    status=1
+  fi
+fi
+echo "lean adlang: $(needed "$lean" | wc -l) libraries (static: $static);" \
+  "adlang-full: $(needed "$full" | wc -l)"
 exit $status
