@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <utility>
 
+#include "lang/node_pool.hpp"
+
 namespace adlang {
 
 class RefCounted {
@@ -17,6 +19,11 @@ class RefCounted {
   RefCounted(const RefCounted&) = delete;
   RefCounted& operator=(const RefCounted&) = delete;
   virtual ~RefCounted() = default;
+
+  // Nodes are made and freed through per-thread lists of blocks (lang/node_pool.hpp). Through a
+  // virtual destructor, delete passes the size of the node's own class.
+  static void* operator new(std::size_t size) { return allocate_node(size); }
+  static void operator delete(void* block, std::size_t size) noexcept { free_node(block, size); }
 
   void retain() const { refs_.fetch_add(1, std::memory_order_relaxed); }
   // Drops one reference; the last one schedules the node for (iterative) deletion.

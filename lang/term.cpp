@@ -88,6 +88,14 @@ Term var(Name x, Type t, SourceLoc loc) {
 Term literal(const std::string& text, SourceLoc loc) {
   require(is_literal_text(text), "literal",
           [&] { return std::string("not a decimal number: '" + text + "'"); });
+  // A whole number of up to 15 digits (as R's zeros, "0") is exact in a double: strtod's value
+  // without strtod.
+  if (text.size() <= 15 && text.find_first_not_of("0123456789") == std::string::npos) {
+    double v = 0;
+    for (char c : text)
+      v = 10 * v + (c - '0');
+    return Term(new Literal(text, v, loc));
+  }
   return Term(new Literal(text, std::strtod(text.c_str(), nullptr), loc));
 }
 

@@ -84,15 +84,18 @@ Term TermMutator::post(const Term&, const Term& rebuilt) {
   return rebuilt;
 }
 
-// Post-order with an explicit stack: a frame per node on the path from the root, holding the
-// node's subterms and the mutated ones so far.
+// Post-order with an explicit stack: a frame per node on the path from the root. The frames'
+// subterms and mutated subterms so far are kept in two vectors shared by all frames, each frame's
+// after its parent's (a frame's own vectors cost two allocations per node walked).
 Term TermMutator::mutate(const Term& root) {
   struct Frame {
     Term node;
-    std::vector<Term> kids;
-    std::vector<Term> done;
+    std::size_t kids;   // where its subterms start in `kids`
+    std::size_t count;  // how many it has
+    std::size_t done;   // where its mutated subterms start in `done`
   };
   std::vector<Frame> stack;
+  std::vector<Term> kids, done;
   Term finished;  // the result of the node just completed
   auto reach = [&](const Term& t) {
     Term replaced = pre(t);
@@ -100,32 +103,36 @@ Term TermMutator::mutate(const Term& root) {
       finished = replaced;
       return false;
     }
-    Frame f{t, subterms_of(t), {}};
-    f.done.reserve(f.kids.size());
-    stack.push_back(std::move(f));
+    const std::size_t first = kids.size();
+    for_each_subterm(t, [&](const Term& c) { kids.push_back(c); });
+    stack.push_back(Frame{t, first, kids.size() - first, done.size()});
     return true;
   };
   if (!reach(root)) return finished;
   while (true) {
     Frame& f = stack.back();
-    if (f.done.size() < f.kids.size()) {
-      std::size_t i = f.done.size();
+    if (done.size() - f.done < f.count) {
+      const std::size_t i = done.size() - f.done;
       enter_subterm(f.node, i);
-      Term kid = f.kids[i];
+      Term kid = kids[f.kids + i];
       if (reach(kid)) continue;
-      Frame& parent = stack.back();
-      parent.done.push_back(finished);
-      leave_subterm(parent.node, i);
+      done.push_back(finished);
+      leave_subterm(stack.back().node, i);
       continue;
     }
     Term node = std::move(f.node);
-    Term rebuilt = same_nodes(f.kids, f.done) ? node : with_subterms(node, f.done);
+    bool same = true;
+    for (std::size_t j = 0; j < f.count && same; ++j)
+      same = kids[f.kids + j].same_as(done[f.done + j]);
+    Term rebuilt =
+        same ? node : with_subterms(node, std::vector<Term>(done.begin() + f.done, done.end()));
+    kids.resize(f.kids);
+    done.resize(f.done);
     stack.pop_back();
     finished = post(node, rebuilt);
     if (stack.empty()) return finished;
-    Frame& parent = stack.back();
-    parent.done.push_back(finished);
-    leave_subterm(parent.node, parent.done.size() - 1);
+    done.push_back(finished);
+    leave_subterm(stack.back().node, done.size() - 1 - stack.back().done);
   }
 }
 

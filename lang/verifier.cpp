@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "lang/diagnostics.hpp"
+#include "lang/name_index.hpp"
 #include "lang/term_visitor.hpp"
 
 namespace adlang {
@@ -22,21 +23,19 @@ class Verifier : public TermMutator {
   Verifier(const std::vector<TypedName>& inputs, FunIds ids, bool open = false)
       : ids_(ids), open_(open) {
     for (const TypedName& in : inputs)
-      gamma_[in.name].push_back(Binding{in.type, 0});
+      bind(in.name, in.type);
   }
 
  protected:
   Term pre(const Term& t) override {
     if (const Var* v = t.as<Var>()) {
-      auto it = gamma_.find(v->name);
-      if (open_ && (it == gamma_.end() || it->second.empty())) {
+      const Binding* found = lookup(v->name);
+      if (open_ && !found) {
         // A free variable of an open term: an input whose type its first occurrence gives.
-        it = gamma_.try_emplace(v->name).first;
-        it->second.push_back(Binding{t.type(), 0});
+        found = &(open_inputs_[v->name] = Binding{t.type(), 0});
       }
-      if (it == gamma_.end() || it->second.empty())
-        fail(t, "variable '" + v->name.str() + "' is not bound");
-      const Binding& b = it->second.back();
+      if (!found) fail(t, "variable '" + v->name.str() + "' is not bound");
+      const Binding& b = *found;
       if (b.fun_depth != fun_depth_)
         fail(t, "variable '" + v->name.str() +
                     "' is used in a function body that does not bind it (Fig. 1: the body of "
@@ -150,7 +149,17 @@ class Verifier : public TermMutator {
 
   FunIds ids_;
   bool open_;  // free variables are inputs (of the type of their first occurrence)
-  std::unordered_map<Name, std::vector<Binding>, NameHash> gamma_;
+  // Gamma: the binders in scope, innermost last (binders nest: each is unbound before any bound
+  // outside it), and each name's innermost one; a node-based map of vectors allocated twice per
+  // name, and R's output (Fig. 6) binds a fresh name per let.
+  struct Bound {
+    Name name;
+    Binding binding;
+    std::uint32_t shadowed;  // the index in gamma_ of the binder of name this one hides
+  };
+  std::vector<Bound> gamma_;
+  NameIndex innermost_;
+  std::unordered_map<Name, Binding, NameHash> open_inputs_;  // open_: the free variables met
   std::unordered_map<Name, std::vector<const FunDef*>, NameHash> phi_;
   std::unordered_set<std::uint32_t> seen_ids_;
   int fun_depth_ = 0;
@@ -167,8 +176,22 @@ class Verifier : public TermMutator {
       fail(t, what + " has type " + to_string(got) + ", expected " + to_string(expected));
   }
 
-  void bind(Name x, Type type) { gamma_[x].push_back(Binding{type, fun_depth_}); }
-  void unbind(Name x) { gamma_[x].pop_back(); }
+  const Binding* lookup(Name x) const {
+    const std::uint32_t i = innermost_.find(x);
+    if (i != NameIndex::kNone) return &gamma_[i].binding;
+    auto it = open_inputs_.find(x);
+    return it == open_inputs_.end() ? nullptr : &it->second;
+  }
+  void bind(Name x, Type type) {
+    std::uint32_t& innermost = innermost_.at(x);
+    gamma_.push_back(Bound{x, Binding{type, fun_depth_}, innermost});
+    innermost = static_cast<std::uint32_t>(gamma_.size() - 1);
+  }
+  void unbind(Name x) {
+    internal_check(!gamma_.empty() && gamma_.back().name == x, "the verifier's scopes do not nest");
+    innermost_.at(x) = gamma_.back().shadowed;
+    gamma_.pop_back();
+  }
 
   void enter_group(const Term& t, const LetRec& l) {
     std::unordered_set<Name, NameHash> names;

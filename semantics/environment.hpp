@@ -12,12 +12,12 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "lang/diagnostics.hpp"
 #include "lang/name.hpp"
+#include "lang/name_index.hpp"
 #include "lang/term.hpp"
 #include "semantics/value.hpp"
 
@@ -26,27 +26,29 @@ namespace adlang {
 template <class S>
 class ValueEnv {
  public:
-  void push(Name x, Value<S> v) {
-    index_[x].push_back(static_cast<std::uint32_t>(stack_.size()));
-    stack_.push_back(Binding{x, std::move(v)});
-  }
+  void push(Name x, Value<S> v) { stack_.push_back(Binding{x, std::move(v), NameIndex::kNone}); }
   void pop() {
-    index_[stack_.back().name].pop_back();
+    if (stack_.size() <= indexed_) {
+      // The top binding is in the index: x's innermost binding is again the one it shadowed.
+      const Binding& b = stack_.back();
+      index_.at(b.name) = b.shadowed;
+      indexed_ = stack_.size() - 1;
+    }
     stack_.pop_back();
   }
   // The value of x, or null when x is not bound in the current frame. The pointer is valid
   // until the next push. The few most recent bindings are scanned; beyond them an index by
-  // name answers (traces bind hundreds of thousands of names in one frame).
+  // name answers (traces bind hundreds of thousands of names in one frame), brought up to date
+  // only then: most evaluations never need it.
   const Value<S>* lookup(Name x) const {
     constexpr std::size_t kScan = 8;
     std::size_t low = stack_.size() - std::min(stack_.size() - base_, kScan);
     for (std::size_t i = stack_.size(); i > low; --i)
       if (stack_[i - 1].name == x) return &stack_[i - 1].value;
     if (low == base_) return nullptr;
-    auto it = index_.find(x);
-    if (it == index_.end() || it->second.empty()) return nullptr;
-    std::size_t i = it->second.back();  // the innermost binding of x
-    return i >= base_ ? &stack_[i].value : nullptr;
+    catch_up();
+    std::uint32_t i = index_.find(x);  // the innermost binding of x
+    return i != NameIndex::kNone && i >= base_ ? &stack_[i].value : nullptr;
   }
 
   struct Frame {
@@ -71,10 +73,21 @@ class ValueEnv {
   struct Binding {
     Name name;
     Value<S> value;
+    mutable std::uint32_t shadowed;  // in the index: the binding of name this one hides
   };
+  // Enters the bindings pushed since the index was last brought up to date.
+  void catch_up() const {
+    for (; indexed_ < stack_.size(); ++indexed_) {
+      std::uint32_t& innermost = index_.at(stack_[indexed_].name);
+      stack_[indexed_].shadowed = innermost;
+      innermost = static_cast<std::uint32_t>(indexed_);
+    }
+  }
   std::vector<Binding> stack_;
   std::size_t base_ = 0;
-  std::unordered_map<Name, std::vector<std::uint32_t>, NameHash> index_;
+  // Bindings [0, indexed_) are in index_, which holds each name's innermost one among them.
+  mutable std::size_t indexed_ = 0;
+  mutable NameIndex index_;
 };
 
 // One letrec group in the chain of function environments.
