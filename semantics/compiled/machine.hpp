@@ -190,9 +190,19 @@ class Machine {
                     st_.begin() + static_cast<std::ptrdiff_t>(sp));
   }
 
+  // The operand stack (and the tape's ids of its slots) holds at least n scalars. The capacity
+  // doubles, but only the slots reached are made: a deep recursion's stack is resident as far as
+  // it reaches, and a reallocation holds the old stack and its copy, not a new one filled to
+  // twice the length (docs/robustness.md, "The trace of one derivative").
   void ensure(std::size_t n) {
-    if (st_.size() < n) st_.resize(std::max(n, 2 * st_.size()));
-    if (tape_ && ids_.size() < st_.size()) ids_.resize(st_.size(), -1);
+    if (st_.size() < n) {
+      if (st_.capacity() < n) st_.reserve(std::max(n, 2 * st_.capacity()));
+      st_.resize(n);
+    }
+    if (tape_ && ids_.size() < st_.size()) {
+      if (ids_.capacity() < st_.size()) ids_.reserve(std::max(st_.size(), 2 * ids_.capacity()));
+      ids_.resize(st_.size(), -1);
+    }
   }
 
   // The fuel check and count of the reference evaluator (enter_call), for calls of a closure
