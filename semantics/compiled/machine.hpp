@@ -229,6 +229,40 @@ class Machine {
       op_eval_detail::check_range(Op::make(O::definition.kind), &a, 1, p_.locs[loc_index]);
   }
 
+  // The unsized operator O of one real (sin, cos, exp, ...) applied to the real at the top of
+  // the stack (recorded on the tape when taping), inline as binary() is: eval_op's domain check
+  // with the run's predicates, the primal, the range check. False, doing nothing, for the other
+  // operators, which take eval_op (and exact rationals outside the polynomial fragment, whose
+  // error eval_op reports).
+  template <bool Taping, class O>
+  [[gnu::always_inline]] bool unary(S* st, std::int32_t* id, std::size_t sp,
+                                    std::uint32_t loc_index) {
+    constexpr OpDefinition d = O::definition;
+    if constexpr (d.sized || d.arg != OpShape::Real || d.result != OpShape::Real ||
+                  (ScalarTraits<S>::exact && !d.polynomial)) {
+      return false;
+    } else {
+      S* a = st + sp - 1;
+      if constexpr (Taping) id[sp - 1] = tape_->record1(Op::make(d.kind), a, id + sp - 1);
+      if constexpr (d.domain != OpDomain::All) {
+        if (op_eval_detail::outside_domain(d.domain, a, cx_.options.predicates))
+          op_eval_detail::out_of_domain(Op::make(d.kind), a[0], p_.locs[loc_index]);
+      }
+      S out;
+      O::primal(a, &out, 0);
+      *a = std::move(out);
+      if (!ScalarTraits<S>::in_range(*a))
+        op_eval_detail::check_range(Op::make(d.kind), a, 1, p_.locs[loc_index]);
+      return true;
+    }
+  }
+  // unary() for the operator of kind k: one comparison per operator of the table before it.
+  template <bool Taping, class... O>
+  [[gnu::always_inline]] bool unary_inline(OpKind k, S* st, std::int32_t* id, std::size_t sp,
+                                           std::uint32_t loc_index, OperatorList<O...>) {
+    return ((k == O::definition.kind && unary<Taping, O>(st, id, sp, loc_index)) || ...);
+  }
+
   // The ids of an operation's nout results at ids_[base ..], from its first id (or -1).
   void result_ids(std::size_t base, std::int32_t first, std::size_t nout) {
     for (std::size_t i = 0; i < nout; ++i)
@@ -399,6 +433,7 @@ class Machine {
     ADLANG_NEXT();
   do_op : {
     const Op op = p_.ops[in->b];
+    if (unary_inline<Taping>(op.kind(), st, id, sp, in->a, Operators{})) ADLANG_NEXT();
     const std::size_t n = op.arg_size(), r = op.result_size();
     std::size_t base = sp - n;
     std::int32_t first = -1;

@@ -3,12 +3,13 @@
 // Reverse accumulation over the operations an evaluator executes for an rd body N, without
 // building N's trace C or R's output: while N runs, every operation whose operands depend on x
 // is recorded (its operator, its operands' ids and, if its reverse template reads them, their
-// values); then the sweep runs the records backwards from the cotangent W, sending each
-// operation's adjoint through the reverse template of its operator (lang/operators.hpp, parsed
-// in lang/reverse_template.hpp, evaluated here on scalars with the operators' own primals) and
-// summing the contributions to each scalar in the order they arrive. That is the arithmetic of
-// the linear R's output W.R_V(x:T. C) (ad/linear_reverse_deriv.hpp), in the same order, so the
-// tape gives the linear R's value to the bit; the `tape-agrees` property checks it.
+// values: for the unsized operators, the operator and ids in one fixed-size entry); then the sweep
+// runs the records backwards from the cotangent W, sending each operation's adjoint through the
+// reverse template of its operator (lang/operators.hpp, parsed in lang/reverse_template.hpp,
+// evaluated here on scalars with the operators' own primals) and summing the contributions to each
+// scalar in the order they arrive. That is the arithmetic of the linear R's output W.R_V(x:T. C)
+// (ad/linear_reverse_deriv.hpp), in the same order, so the tape gives the linear R's value to the
+// bit; the `tape-agrees` property checks it.
 //
 // The tape applies where N differentiates no further and everything is defined: NotTapeable
 // (or an Undefined from a primal) tells the evaluator to take the linear R instead, which
@@ -50,6 +51,7 @@ class Tape {
   void start(std::size_t x_size) {
     size_ = 0;
     check_at_ = 0;
+    entries_.clear();
     ids_.clear();
     vals_.clear();
     next_id_ = static_cast<std::int32_t>(x_size);
@@ -58,9 +60,10 @@ class Tape {
   // Frees the tape's memory if it holds more than kKeptBytes, so that a long tape's memory
   // (taken from MappedRegions) is given back after its sweep, as when the tape was made anew.
   void release_if_large() {
-    const std::size_t bytes =
-        ids_.capacity_bytes() + vals_.capacity_bytes() + adj_capacity_ * (sizeof(S) + 1);
+    const std::size_t bytes = entries_.capacity_bytes() + ids_.capacity_bytes() +
+                              vals_.capacity_bytes() + adj_capacity_ * (sizeof(S) + 1);
     if (bytes <= kKeptBytes) return;
+    entries_.release();
     ids_.release();
     vals_.release();
     adj_ = Array<S>();
@@ -108,19 +111,21 @@ class Tape {
     // cotangent (so the adjoint of x is +0 there, whatever the sign of zero a template gives).
     for (std::size_t i = 0; i < n; ++i)
       if (!(w[i] == S(0))) contribute(result_ids[i], w[i]);
+    auto entries = entries_.reverse();
     auto ids = ids_.reverse();
     auto vals = vals_.reverse();
     std::int32_t first = next_id_;  // of the results of the operation swept next
     for (std::size_t k = size_; k-- > 0;) {
-      const Record r = Record::of(*ids.pop(1));
-      const FixedStep& step = kFixed[static_cast<std::size_t>(r.kind)];
-      if (step.fixed) {  // an unsized operator: one result
+      const Entry& e = *entries.pop(1);
+      const Record r = Record::of(e.word);
+      const std::uint32_t unsized = kUnsized[static_cast<std::size_t>(r.kind)];
+      if (unsized != 0) {  // one result; its operands' ids in e, their values (if read) on vals
         --first;
-        const std::int32_t* in = ids.pop(step.nin);
-        const S* x = step.reads ? vals.pop(step.nin) : nullptr;
+        const std::uint32_t nread = unsized - 1;
+        const S* x = nread != 0 ? vals.pop(nread) : nullptr;
         // A zero adjoint (never set) sends nothing.
         if (set_[static_cast<std::size_t>(first)])
-          backward_inline(r.kind, adj_[static_cast<std::size_t>(first)], in, x, Operators{});
+          backward_inline(r.kind, adj_[static_cast<std::size_t>(first)], e.in, x, Operators{});
         continue;
       }
       const Op op = Op::make(r.kind, r.n);
@@ -135,10 +140,8 @@ class Tape {
   }
 
  private:
-  // One operation of the tape: its operator, kept in one word on the stack of ids after its
-  // operands' ids (one push a record). Its operands' values, if its template reads them, are
-  // the next ones on the stack of values, and its results have the next ids: the sweep pops
-  // them in reverse order.
+  // One operation of the tape: its operator, kept in one word of its entry. Its results have
+  // the next ids, in the order of the entries: the sweep pops the entries in reverse order.
   struct Record {
     OpKind kind;
     std::uint32_t n;  // the vector size of a sized operator (at most kMaxVectorOpSize)
@@ -152,10 +155,21 @@ class Tape {
       return Record{static_cast<OpKind>(w & ((1u << kKindBits) - 1)), w >> kKindBits};
     }
   };
+  // The entry of an operation: its Record's word and, for an unsized operator (whose argument
+  // is one or two reals), its operands' ids (-1 for a constant), so that taping its ids is one
+  // push of a fixed size and sweeping them one pop. The values its template reads are a run on
+  // the stack of values (none for +, - and neg: an entry of 12 bytes is all of such a record).
+  // A sized operator's operands (dot_n, scale_n: any number of reals) are runs on the stacks of
+  // ids and of values, after those of the operators before it.
+  struct Entry {
+    std::int32_t word;
+    std::int32_t in[2];
+  };
   std::uint64_t max_operations_;
   std::size_t size_ = 0;        // operations on the tape
   std::uint64_t check_at_ = 0;  // the size at which push() calls checkpoint()
-  BlockStack<std::int32_t> ids_;
+  BlockStack<Entry> entries_;
+  BlockStack<std::int32_t> ids_;  // of the sized operators' operands
   BlockStack<S> vals_;
   std::int32_t next_id_ = 0;
   Array<S> adj_;  // the adjoint of each id, where set_
@@ -265,43 +279,50 @@ class Tape {
     if constexpr (!O::definition.sized) backward_fixed<O>(w, ids, x);
   }
 
-  // What the sweep needs of an operator, read from the table once per kind rather than per
-  // record: whether it is unsized (its template compiled, its result one real), its argument's
-  // size and whether the template reads the argument.
-  struct FixedStep {
-    bool fixed = false;
-    std::uint32_t nin = 0;
-    bool reads = false;
-  };
+  // For each operator kind, read from the table once per kind rather than per record: 0 for a
+  // sized operator; for an unsized one (its template compiled, its operands' ids in its Entry),
+  // 1 + the number of values its template reads (the size of its argument, or none).
   template <class O>
-  static constexpr FixedStep fixed_at() {
+  static constexpr std::uint32_t unsized_at() {
     if constexpr (O::definition.sized) {
-      return FixedStep{};
+      return 0;
     } else {
-      static_assert(adlang::size_of(O::definition.result, 0) == 1,
-                    "an unsized operator of one real");
-      return FixedStep{true, static_cast<std::uint32_t>(adlang::size_of(O::definition.arg, 0)),
-                       reverse_reads_argument(O::definition.kind)};
+      constexpr std::size_t nin = adlang::size_of(O::definition.arg, 0);
+      static_assert(adlang::size_of(O::definition.result, 0) == 1 && nin <= 2,
+                    "an unsized operator of one or two reals to one");
+      return 1 + (reverse_reads_argument(O::definition.kind) ? static_cast<std::uint32_t>(nin) : 0);
     }
   }
   template <class... O>
-  static constexpr std::array<FixedStep, sizeof...(O)> fixed_of(OperatorList<O...>) {
-    return {fixed_at<O>()...};
+  static constexpr std::array<std::uint32_t, sizeof...(O)> unsized_of(OperatorList<O...>) {
+    return {unsized_at<O>()...};
   }
-  static constexpr std::array<FixedStep, kOpKindCount> kFixed = fixed_of(Operators{});
+  static constexpr std::array<std::uint32_t, kOpKindCount> kUnsized = unsized_of(Operators{});
 
   [[gnu::always_inline]] std::int32_t push(Op op, const S* x, const std::int32_t* ids,
                                            std::size_t n, std::size_t nout) {
     if (size_ == check_at_) checkpoint();
     ++size_;
-    std::int32_t* to = ids_.push(n + 1);
-    for (std::size_t i = 0; i < n; ++i)  // a loop: n is small, a memcpy call costs more
-      to[i] = ids[i];
-    to[n] = Record{op.kind(), op.vector_size()}.word();
-    if (kReads[static_cast<std::size_t>(op.kind())]) {
-      S* v = vals_.push(n);
+    const std::size_t k = static_cast<std::size_t>(op.kind());
+    Entry* e = entries_.push(1);
+    e->word = Record{op.kind(), op.vector_size()}.word();
+    if (kUnsized[k]) {  // n <= 2; the kind, hence the branch, is known where record2 is called
       for (std::size_t i = 0; i < n; ++i)
-        v[i] = x[i];
+        e->in[i] = ids[i];
+      if (kReads[k]) {
+        S* v = vals_.push(n);
+        for (std::size_t i = 0; i < n; ++i)
+          v[i] = x[i];
+      }
+    } else {
+      std::int32_t* to = ids_.push(n);
+      for (std::size_t i = 0; i < n; ++i)  // a loop: n is small, a memcpy call costs more
+        to[i] = ids[i];
+      if (kReads[k]) {
+        S* v = vals_.push(n);
+        for (std::size_t i = 0; i < n; ++i)
+          v[i] = x[i];
+      }
     }
     std::int32_t out = next_id_;
     next_id_ += static_cast<std::int32_t>(nout);

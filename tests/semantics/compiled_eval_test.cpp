@@ -173,6 +173,32 @@ TEST(CompiledEval, FastRdPathAgreesWithTheSymbolicPath) {
   EXPECT_EQ(run_compiled(loop, env, little_fuel), test::run<double>(loop, env, little_fuel_ref));
 }
 
+// The tape keeps an unsized operator's operands' ids in its entry and a sized operator's (dot_n,
+// scale_n) in runs on a stack beside the entries, and the values both read in runs on one stack
+// of values (semantics/compiled/tape.hpp): a body that alternates the two, long enough that every
+// stack spans several blocks, agrees with the symbolic path in double and in 50 digits (scalars
+// that are not trivially copied).
+TEST(CompiledEval, TapeEntriesAndSizedRunsInterleave) {
+  const EvalOptions fast = tape_options(), reference = linear_reference_options();
+  const char* mix =
+      "def mix(p: real * (real * real)): real * real =\n"
+      "  let (k: real, q: real * real) = p in\n"
+      "  if k < 0.5 then q else\n"
+      "  let (a: real, b: real) = q in\n"
+      "  let s: real * real = scale_2(0.5 * sin(a), (b, a - b)) in\n"
+      "  mix(k - 1, (dot_2(s, q) * 0.25 + cos(b), snd s - 0.001 * a * a));\n"
+      "(1, 0.5).rd[(x, y)](q: real * real. mix(n, q))";
+  test::Env env = {{"n", "400"}, {"x", "0.75"}, {"y", "-0.5"}};
+  std::string expect, expect50;
+  run_on_large_stack([&] {
+    expect = test::run<double>(mix, env, reference);
+    expect50 = test::run<Mpfr50>(mix, env, reference);
+  });
+  EXPECT_EQ(expect.find("undefined"), std::string::npos) << expect;
+  EXPECT_EQ(run_compiled(mix, env, fast), expect);
+  EXPECT_EQ(run_compiled<Mpfr50>(mix, env, fast), expect50);
+}
+
 // One machine and one tape run every derivative of an rd site (docs/performance.md Sec. 5): its
 // inputs are copied anew from the point, the caller's frame and rho at each derivative, and a
 // derivative that leaves the tape mid-run (here an rd nested inside a call, at k = 2) takes the
