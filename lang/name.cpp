@@ -101,6 +101,14 @@ const NameFamily* family(std::string_view stem) {
   return it->second;
 }
 
+// The position of the '_' of a suffix `_<digits>` after a non-empty stem, if text has one.
+std::optional<std::size_t> digit_suffix_at(std::string_view text) {
+  std::size_t us = text.rfind('_');
+  if (us == std::string_view::npos || us == 0 || us + 1 >= text.size()) return std::nullopt;
+  if (text.find_first_not_of("0123456789", us + 1) != std::string_view::npos) return std::nullopt;
+  return us;
+}
+
 // text = stem_k with a non-empty stem and k a decimal in [1, 2^32) without leading zeros: the
 // split at the last '_' (the texts NameSupply::fresh makes are all of this form).
 struct Split {
@@ -108,17 +116,15 @@ struct Split {
   std::uint32_t k;
 };
 std::optional<Split> split_suffix(std::string_view text) {
-  std::size_t us = text.rfind('_');
-  if (us == std::string_view::npos || us == 0 || us + 1 >= text.size()) return std::nullopt;
-  std::string_view digits = text.substr(us + 1);
+  std::optional<std::size_t> us = digit_suffix_at(text);
+  if (!us) return std::nullopt;
+  std::string_view digits = text.substr(*us + 1);
   if (digits[0] == '0' || digits.size() > 10) return std::nullopt;
   std::uint64_t k = 0;
-  for (char c : digits) {
-    if (c < '0' || c > '9') return std::nullopt;
+  for (char c : digits)
     k = 10 * k + static_cast<std::uint64_t>(c - '0');
-  }
   if (k > std::numeric_limits<std::uint32_t>::max()) return std::nullopt;
-  return Split{text.substr(0, us), static_cast<std::uint32_t>(k)};
+  return Split{text.substr(0, *us), static_cast<std::uint32_t>(k)};
 }
 
 }  // namespace
@@ -173,13 +179,10 @@ void NameSupply::reserve(Name n) {
 }
 
 Name NameSupply::fresh(std::string_view base) {
-  // Strip an existing `_<digits>` suffix so that fresh("y_3") gives y_4-style names, not y_3_1.
+  // Strip an existing `_<digits>` suffix (any digits, unlike the interned k of split_suffix) so
+  // that fresh("y_3") gives y_4-style names, not y_3_1.
   std::string_view stem = base;
-  std::size_t us = stem.rfind('_');
-  if (us != std::string_view::npos && us + 1 < stem.size() && us > 0 &&
-      stem.find_first_not_of("0123456789", us + 1) == std::string_view::npos) {
-    stem = stem.substr(0, us);
-  }
+  if (std::optional<std::size_t> us = detail::digit_suffix_at(stem)) stem = stem.substr(0, *us);
   if (stem.empty()) stem = "v";
   // The texts this returns are stem_k with k increasing per stem, and the stem is what remains
   // of such a text without its _k, so no two calls return the same name: only the reserved
