@@ -1,7 +1,12 @@
 // A map from Name to a 32-bit index, by open addressing with linear probing: the index of the
-// bindings of an environment (semantics/environment.hpp). A node-based map there allocated a
-// node and a vector for every name bound, and R's output (Fig. 6) binds a fresh name per let.
-// Names are never removed: a name no longer bound keeps its cell, holding kNone.
+// bindings of an environment (semantics/environment.hpp) and of the IR verifier's scopes
+// (lang/verifier.cpp). A node-based map there allocated a node and a vector for every name
+// bound, and R's output (Fig. 6) binds a fresh name per let. Names are never removed: a name no
+// longer bound keeps its cell, holding kNone.
+//
+// Scopes over a stack of bindings: enter(x, i) makes the binding at i x's innermost and returns
+// the one it hides, which the binding keeps; leave(x, hidden) undoes it when the binding is
+// popped. Bindings nest, so each name's innermost binding is always the one held here.
 #pragma once
 
 #include <cstddef>
@@ -35,6 +40,16 @@ class NameIndex {
     ++size_;
     return cells_[i].index;
   }
+
+  // Makes the binding at index i the innermost of x; returns the one it hides (or kNone).
+  std::uint32_t enter(Name x, std::uint32_t i) {
+    std::uint32_t& innermost = at(x);
+    const std::uint32_t hidden = innermost;
+    innermost = i;
+    return hidden;
+  }
+  // Undoes enter(x, i), which returned `hidden`, as the binding at i goes out of scope.
+  void leave(Name x, std::uint32_t hidden) { at(x) = hidden; }
 
  private:
   struct Cell {

@@ -150,8 +150,8 @@ class Verifier : public TermMutator {
   FunIds ids_;
   bool open_;  // free variables are inputs (of the type of their first occurrence)
   // Gamma: the binders in scope, innermost last (binders nest: each is unbound before any bound
-  // outside it), and each name's innermost one; a node-based map of vectors allocated twice per
-  // name, and R's output (Fig. 6) binds a fresh name per let.
+  // outside it), and each name's innermost one (NameIndex's scopes, not a node-based map of
+  // vectors allocated twice per name: R's output, Fig. 6, binds a fresh name per let).
   struct Bound {
     Name name;
     Binding binding;
@@ -183,13 +183,12 @@ class Verifier : public TermMutator {
     return it == open_inputs_.end() ? nullptr : &it->second;
   }
   void bind(Name x, Type type) {
-    std::uint32_t& innermost = innermost_.at(x);
-    gamma_.push_back(Bound{x, Binding{type, fun_depth_}, innermost});
-    innermost = static_cast<std::uint32_t>(gamma_.size() - 1);
+    const std::uint32_t i = static_cast<std::uint32_t>(gamma_.size());
+    gamma_.push_back(Bound{x, Binding{type, fun_depth_}, innermost_.enter(x, i)});
   }
   void unbind(Name x) {
     internal_check(!gamma_.empty() && gamma_.back().name == x, "the verifier's scopes do not nest");
-    innermost_.at(x) = gamma_.back().shadowed;
+    innermost_.leave(x, gamma_.back().shadowed);
     gamma_.pop_back();
   }
 

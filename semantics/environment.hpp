@@ -31,7 +31,7 @@ class ValueEnv {
     if (stack_.size() <= indexed_) {
       // The top binding is in the index: x's innermost binding is again the one it shadowed.
       const Binding& b = stack_.back();
-      index_.at(b.name) = b.shadowed;
+      index_.leave(b.name, b.shadowed);
       indexed_ = stack_.size() - 1;
     }
     stack_.pop_back();
@@ -77,11 +77,9 @@ class ValueEnv {
   };
   // Enters the bindings pushed since the index was last brought up to date.
   void catch_up() const {
-    for (; indexed_ < stack_.size(); ++indexed_) {
-      std::uint32_t& innermost = index_.at(stack_[indexed_].name);
-      stack_[indexed_].shadowed = innermost;
-      innermost = static_cast<std::uint32_t>(indexed_);
-    }
+    for (; indexed_ < stack_.size(); ++indexed_)
+      stack_[indexed_].shadowed =
+          index_.enter(stack_[indexed_].name, static_cast<std::uint32_t>(indexed_));
   }
   std::vector<Binding> stack_;
   std::size_t base_ = 0;
