@@ -67,6 +67,27 @@ class ValueEnv {
       pop();
     base_ = saved.base;
   }
+  // Leaves the frame `saved` when it goes out of scope, if leave() has not: also when an
+  // exception passes, by a destructor rather than a catch and rethrow (a rethrow searches the
+  // stack for a handler all over again, docs/performance.md Sec. 7).
+  class FrameExit {
+   public:
+    FrameExit(ValueEnv& rho, Frame saved) : rho_(rho), saved_(saved) {}
+    FrameExit(const FrameExit&) = delete;
+    FrameExit& operator=(const FrameExit&) = delete;
+    ~FrameExit() {
+      if (!left_) rho_.leave_frame(saved_);
+    }
+    void leave() {
+      rho_.leave_frame(saved_);
+      left_ = true;
+    }
+
+   private:
+    ValueEnv& rho_;
+    Frame saved_;
+    bool left_ = false;
+  };
   std::size_t size() const { return stack_.size(); }
 
  private:

@@ -40,40 +40,36 @@ class SymbolicEval {
     Traced<S> result;
     // rho as this call found it: every binding pushed below is dropped when it returns.
     const typename ValueEnv<S>::Frame entry = rho_.enter_frame_keeping_visible();
-    try {
-      for (;;) {
-        const StackScope stack_scope = check_evaluation_depth(m.loc());
-        if (cx_.recorder) {
-          cx_.recorder->enter(EventKind::Sym, m, phi);
-          levels.push_back(Level{wrappers.size(), wrappers.size(), false});
-        }
-        // phi | rho |- V ~> V
-        if (is_value(m)) {
-          result = Traced<S>{m, close_value(m, rho_)};
-          break;
-        }
-        // Fig. 5: E[R] ~> let x:T_V = C in D. Reducing the subterms in evaluation position to
-        // values records one binding per redex met in a non-trivial context, in order.
-        Wrapper w;
-        w.kind = Wrapper::Bindings;
-        Term redex = reduce_subterms(m, phi, w.bindings);
-        if (!w.bindings.empty()) wrappers.push_back(std::move(w));
-        if (cx_.recorder) levels.back().after_bindings = wrappers.size();
-        if (is_value(redex)) {
-          result = Traced<S>{redex, close_value(redex, rho_)};
-          break;
-        }
-        if (!continue_with(redex, phi, entry, m, phi, wrappers, chain)) {
-          result = sym_redex(redex, phi);
-          break;
-        }
-        if (cx_.recorder) levels.back().continued = true;
+    typename ValueEnv<S>::FrameExit exit(rho_, entry);  // also when an exception passes
+    for (;;) {
+      const StackScope stack_scope = check_evaluation_depth(m.loc());
+      if (cx_.recorder) {
+        cx_.recorder->enter(EventKind::Sym, m, phi);
+        levels.push_back(Level{wrappers.size(), wrappers.size(), false});
       }
-    } catch (...) {
-      rho_.leave_frame(entry);
-      throw;
+      // phi | rho |- V ~> V
+      if (is_value(m)) {
+        result = Traced<S>{m, close_value(m, rho_)};
+        break;
+      }
+      // Fig. 5: E[R] ~> let x:T_V = C in D. Reducing the subterms in evaluation position to
+      // values records one binding per redex met in a non-trivial context, in order.
+      Wrapper w;
+      w.kind = Wrapper::Bindings;
+      Term redex = reduce_subterms(m, phi, w.bindings);
+      if (!w.bindings.empty()) wrappers.push_back(std::move(w));
+      if (cx_.recorder) levels.back().after_bindings = wrappers.size();
+      if (is_value(redex)) {
+        result = Traced<S>{redex, close_value(redex, rho_)};
+        break;
+      }
+      if (!continue_with(redex, phi, entry, m, phi, wrappers, chain)) {
+        result = sym_redex(redex, phi);
+        break;
+      }
+      if (cx_.recorder) levels.back().continued = true;
     }
-    rho_.leave_frame(entry);
+    exit.leave();
     if (!cx_.recorder) {
       unwind(wrappers, result.trace, 0);
       return result;

@@ -3,7 +3,8 @@
 # the libraries that adlang-full has for a few commands (CPython, OpenMPI, Graphviz, libedit,
 # xeus and its ZeroMQ, cpp-httplib with OpenSSL, zlib and brotli), and adlang-full links them all.
 # With STATIC 1 (the release build: cli/CMakeLists.txt), the lean adlang is a static executable:
-# no program interpreter (the dynamic loader) and no shared library at all.
+# no program interpreter (the dynamic loader) and no shared library at all, and its unwinder
+# finds frames through .eh_frame_hdr (cli/static_unwind.cpp).
 # Usage: startup_libraries_test.sh ADLANG ADLANG_FULL STATIC
 set -euo pipefail
 lean=$1 full=$2 static=$3
@@ -28,6 +29,15 @@ if [ "$static" = 1 ]; then
   fi
   if [ -n "$(needed "$lean")" ]; then
     echo "FAIL: the lean adlang needs shared libraries: it is not linked statically" >&2
+    status=1
+  fi
+  # Exceptions: frames are found through .eh_frame_hdr, none registered (cli/static_unwind.cpp).
+  if ! readelf -l "$lean" | grep -q 'GNU_EH_FRAME'; then
+    echo "FAIL: the static adlang has no .eh_frame_hdr (PT_GNU_EH_FRAME)" >&2
+    status=1
+  fi
+  if ! nm "$lean" | grep -c ' T __wrap___register_frame_info$' >/dev/null; then
+    echo "FAIL: the static adlang registers its frames with the unwinder" >&2
     status=1
   fi
 fi
