@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -112,9 +113,29 @@ TEST(Derivation, TheConclusionIsTheEvaluatorsResult) {
   }
 }
 
+// A directory for pdflatex's files under the test temporary directory, named after the test
+// and the process; removed at the end of a test that passed, kept after a failure to be read.
+class LatexDir {
+ public:
+  explicit LatexDir(const std::string& stem)
+      : path_(testing::TempDir() + stem + "_" + std::to_string(getpid())) {
+    std::filesystem::create_directories(path_);
+  }
+  ~LatexDir() {
+    std::error_code ec;
+    if (!testing::Test::HasFailure()) std::filesystem::remove_all(path_, ec);
+  }
+  LatexDir(const LatexDir&) = delete;
+  LatexDir& operator=(const LatexDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 TEST(Derivation, LatexCompilesWithPdflatex) {
-  std::string dir = testing::TempDir() + "adlang_latex_" + std::to_string(getpid());
-  ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
+  const LatexDir latex("adlang_latex");
+  const std::string& dir = latex.path();
   // Documents that together use every rule's label (both figures' E[R], E[R_bool], if true
   // and if false, pred, fst and snd, rd, letrec and call, interpolation).
   const std::vector<std::pair<std::string, const Case*>> docs = {
@@ -157,8 +178,8 @@ std::string compile_latex(const std::string& dir, const std::string& name, const
 // lesson's evaluation was one tree 3001 pt wide; the document reports any tree wider than the
 // page on the terminal (its log), and TeX any overfull line.
 TEST(Derivation, LatexTreesFitThePageWidth) {
-  std::string dir = testing::TempDir() + "adlang_wide_latex_" + std::to_string(getpid());
-  ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
+  const LatexDir latex("adlang_wide_latex");
+  const std::string& dir = latex.path();
   std::string lesson = test::source_dir() + "/examples/teaching/perturbation.ad";
   for (const std::string command : {"run", "trace"}) {
     SCOPED_TRACE(command);
@@ -177,8 +198,7 @@ TEST(Derivation, LatexTreesFitThePageWidth) {
 
 // Side conditions are set in mathematics, as the paper writes them.
 TEST(Derivation, LatexSideConditionsAreMathematics) {
-  ProcessResult tex =
-      adlang_in(kDir, args("trace", cases()[4], {"--derivation-format", "latex"}));
+  ProcessResult tex = adlang_in(kDir, args("trace", cases()[4], {"--derivation-format", "latex"}));
   ASSERT_EQ(tex.exit_code, 0) << tex.err;
   EXPECT_NE(tex.out.find("\\texttt{x\\_1} \\notin \\mathrm{Dom}(\\rho)"), std::string::npos);
   EXPECT_NE(tex.out.find("\\varphi(\\texttt{sq}) = \\mathrm{clo}_{\\varphi'}"), std::string::npos);
@@ -188,8 +208,8 @@ TEST(Derivation, LatexSideConditionsAreMathematics) {
 // A tree deeper than TeX's 255 grouping levels allow in one formula (about 25 levels of
 // \inferrule) is cut into sub-derivations every 12 levels, and compiles.
 TEST(Derivation, DeepLatexDerivationsCompile) {
-  std::string dir = testing::TempDir() + "adlang_deep_latex_" + std::to_string(getpid());
-  ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
+  const LatexDir latex("adlang_deep_latex");
+  const std::string& dir = latex.path();
   std::string fib = test::source_dir() + "/examples/fib.ad";
   ProcessResult tex =
       adlang_in(kDir, {"run", fib, "--env", "n=6", "--derivation", "--derivation-format", "latex",
