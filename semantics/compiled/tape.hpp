@@ -306,23 +306,15 @@ class Tape {
     const std::size_t k = static_cast<std::size_t>(op.kind());
     Entry* e = entries_.push(1);
     e->word = Record{op.kind(), op.vector_size()}.word();
-    if (kUnsized[k]) {  // n <= 2; the kind, hence the branch, is known where record2 is called
+    // The operands' ids in the entry (n <= 2; the kind, hence the branch, is known where record2
+    // is called) or, for a sized operator, in a run beside it; the values read in a run.
+    std::int32_t* to = kUnsized[k] ? e->in : ids_.push(n);
+    for (std::size_t i = 0; i < n; ++i)  // a loop: n is small, a memcpy call costs more
+      to[i] = ids[i];
+    if (kReads[k]) {
+      S* v = vals_.push(n);
       for (std::size_t i = 0; i < n; ++i)
-        e->in[i] = ids[i];
-      if (kReads[k]) {
-        S* v = vals_.push(n);
-        for (std::size_t i = 0; i < n; ++i)
-          v[i] = x[i];
-      }
-    } else {
-      std::int32_t* to = ids_.push(n);
-      for (std::size_t i = 0; i < n; ++i)  // a loop: n is small, a memcpy call costs more
-        to[i] = ids[i];
-      if (kReads[k]) {
-        S* v = vals_.push(n);
-        for (std::size_t i = 0; i < n; ++i)
-          v[i] = x[i];
-      }
+        v[i] = x[i];
     }
     std::int32_t out = next_id_;
     next_id_ += static_cast<std::int32_t>(nout);
