@@ -92,6 +92,8 @@ std::string graph_stats_text(const graph::Graph& g, const graph::GraphStats* run
     o << "dead tokens: " << run->dead_tokens << "\n";
     o << "calls: " << run->calls << "\n";
     if (run->bodies_copied) o << "bodies copied: " << run->bodies_copied << "\n";
+    if (run->workers > 1)
+      o << "workers taking part: " << run->workers_taking_part << " of " << run->workers << "\n";
     if (g.store_slots > 0) {
       o << "saved values: " << run->saved_values << "\n";
       o << "peak saved values: " << run->peak_saved_values << " (" << run->peak_saved_bytes

@@ -11,35 +11,45 @@
 
 namespace adlang {
 
-namespace {
+namespace detail {
 
 // A thread of the pool. Made once and never destroyed: it parks between loans, and the process
 // ends with it parked.
 struct PooledThread {
-  // A loan is given by storing its number in `loan` (then notify); the thread runs it and stores
-  // the same number in `returned`. The lender writes `body`, `index` and `error` before its
-  // store to `loan` and reads `error` after it has seen `returned`; the thread uses them between.
-  std::atomic<std::uint32_t> loan{0};
-  std::atomic<std::uint32_t> returned{0};
+  // A loan: the lender writes `body`, `index` and `error`, then stores kOffered (and notifies).
+  // The thread claims it (kOffered -> kRunning), runs it and stores kDone; the lender reads
+  // `error` after it has seen kDone and stores kParked. A lender may instead take back an offer
+  // the thread has not claimed (kOffered -> kParked): the thread, if it wakes, finds nothing.
+  static constexpr std::uint32_t kParked = 0, kOffered = 1, kRunning = 2, kDone = 3;
+  std::atomic<std::uint32_t> state{kParked};
   const std::function<void(std::size_t)>* body = nullptr;
   std::size_t index = 0;
   std::exception_ptr error;
 
   void serve() {
-    std::uint32_t seen = 0;
     for (;;) {
-      loan.wait(seen, std::memory_order_acquire);
-      seen = loan.load(std::memory_order_acquire);
+      std::uint32_t s = state.load(std::memory_order_acquire);
+      if (s != kOffered) {
+        state.wait(s, std::memory_order_acquire);
+        continue;
+      }
+      if (!state.compare_exchange_strong(s, kRunning, std::memory_order_acq_rel)) continue;
       try {
         (*body)(index);
       } catch (...) {
         error = std::current_exception();
       }
-      returned.store(seen, std::memory_order_release);
-      returned.notify_one();
+      state.store(kDone, std::memory_order_release);
+      state.notify_all();
     }
   }
 };
+
+}  // namespace detail
+
+namespace {
+
+using detail::PooledThread;
 
 struct Pool {
   std::mutex mu;
@@ -64,24 +74,20 @@ Pool& pool() {
   return *p;
 }
 
-// `n` threads of the pool, parked ones first, then new ones.
-std::vector<PooledThread*> borrow(std::size_t n) {
-  std::vector<PooledThread*> lent;
-  lent.reserve(n);
+// A thread of the pool: a parked one, or a new one.
+PooledThread* borrow() {
   {
     std::lock_guard lock(pool().mu);
     std::vector<PooledThread*>& parked = pool().parked;
-    while (lent.size() < n && !parked.empty()) {
-      lent.push_back(parked.back());
+    if (!parked.empty()) {
+      PooledThread* t = parked.back();
       parked.pop_back();
+      return t;
     }
   }
-  while (lent.size() < n) {
-    auto* t = new PooledThread;
-    std::thread([t] { t->serve(); }).detach();
-    lent.push_back(t);
-  }
-  return lent;
+  auto* t = new PooledThread;
+  std::thread([t] { t->serve(); }).detach();
+  return t;
 }
 
 void give_back(const std::vector<PooledThread*>& lent) {
@@ -91,37 +97,53 @@ void give_back(const std::vector<PooledThread*>& lent) {
 
 }  // namespace
 
+PoolLoans::~PoolLoans() {
+  try {
+    end(false);
+  } catch (...) {  // NOLINT(bugprone-empty-catch): a destructor ends the loans without rethrowing
+  }
+}
+
+void PoolLoans::lend(std::size_t index) {
+  PooledThread* t = borrow();
+  lent_.push_back(t);
+  t->body = &body_;
+  t->index = index;
+  t->error = nullptr;
+  t->state.store(PooledThread::kOffered, std::memory_order_release);
+  t->state.notify_one();
+}
+
+void PoolLoans::end(bool take_back_unstarted) {
+  std::exception_ptr error;
+  for (PooledThread* t : lent_) {
+    std::uint32_t s = PooledThread::kOffered;
+    if (take_back_unstarted &&
+        t->state.compare_exchange_strong(s, PooledThread::kParked, std::memory_order_acq_rel))
+      continue;
+    for (s = t->state.load(std::memory_order_acquire); s != PooledThread::kDone;
+         s = t->state.load(std::memory_order_acquire))
+      t->state.wait(s, std::memory_order_acquire);
+    if (!error && t->error) error = t->error;
+    t->error = nullptr;
+    t->state.store(PooledThread::kParked, std::memory_order_relaxed);
+  }
+  give_back(lent_);
+  lent_.clear();
+  if (error) std::rethrow_exception(error);
+}
+
 void run_on_pool(std::size_t n, const std::function<void(std::size_t)>& body) {
-  if (n <= 1) {
-    body(0);
-    return;
-  }
-  const std::vector<PooledThread*> lent = borrow(n - 1);
-  std::vector<std::uint32_t> loans(lent.size());
-  for (std::size_t i = 0; i < lent.size(); ++i) {
-    PooledThread& t = *lent[i];
-    t.body = &body;
-    t.index = i + 1;
-    t.error = nullptr;
-    loans[i] = t.loan.load(std::memory_order_relaxed) + 1;
-    t.loan.store(loans[i], std::memory_order_release);
-    t.loan.notify_one();
-  }
+  PoolLoans loans(body);
+  for (std::size_t i = 1; i < n; ++i)
+    loans.lend(i);
   std::exception_ptr error;
   try {
     body(0);
   } catch (...) {
     error = std::current_exception();
   }
-  for (std::size_t i = 0; i < lent.size(); ++i) {
-    PooledThread& t = *lent[i];
-    for (std::uint32_t r = t.returned.load(std::memory_order_acquire); r != loans[i];
-         r = t.returned.load(std::memory_order_acquire))
-      t.returned.wait(r, std::memory_order_acquire);
-    if (!error && t.error) error = t.error;
-    t.error = nullptr;
-  }
-  give_back(lent);
+  loans.end(false);  // rethrows a lent body's exception only if body(0) threw none
   if (error) std::rethrow_exception(error);
 }
 

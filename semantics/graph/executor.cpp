@@ -189,6 +189,7 @@ class Executor {
   const bool bounded_ = clock_.bounded();
   std::exception_ptr budget_failure_;
   const Bottom* frames_bottom_ = nullptr;
+  PoolLoans* loans_ = nullptr;  // threaded: the run's loans of threads (run_workers)
   alignas(64) std::atomic<bool> done_{false};
   WorkStealing<Worker> stealing_{workers_, done_};
   // Frame memory (frame_memory.hpp) and the store of saved values (saved_values.hpp); the store
@@ -287,6 +288,8 @@ class Executor {
       s.frames_created += w->frames;
       s.bodies_copied += w->copies;
     }
+    s.workers = static_cast<std::uint32_t>(workers_.size());
+    if constexpr (Threaded) s.workers_taking_part = stealing_.taking_part();
     s.peak_live_frames = static_cast<std::uint64_t>(budgets_.peak_frames());
     s.calls = budgets_.calls_made();  // Call firings and the calls of Rd nodes' evaluations
     s.saved_values = store_.saved();
@@ -334,8 +337,15 @@ class Executor {
         }
       };
       // Worker 0 is the calling thread, the others threads of the pool kept for the process's
-      // life (support/worker_pool.hpp): starting them per run cost more than most runs.
-      run_on_pool(workers_.size(), work);
+      // life (support/worker_pool.hpp), lent as worker 0 brings them in (run_parallel):
+      // starting them per run cost more than most runs. A loan whose thread had not begun when
+      // the run ended is taken back: that worker had nothing to do.
+      const std::function<void(std::size_t)> body = work;
+      PoolLoans loans(body);
+      loans_ = &loans;
+      work(0);
+      loans_ = nullptr;
+      loans.end(/*take_back_unstarted=*/true);
       if (failure) std::rethrow_exception(failure);
     }
   }
@@ -352,7 +362,8 @@ class Executor {
             Counts::set(g->shared, true);
             if (Counts::flag(g->returned)) break;
           }
-        });
+        },
+        [this](std::size_t k) { loans_->lend(k); });  // (called on worker 0 only)
   }
 
   // ---- blocks ----

@@ -88,6 +88,9 @@ struct GraphStats {
   std::uint64_t dead_tokens = 0;    // firings on dead tokens
   std::uint64_t calls = 0;          // Call firings that entered a callee (fuel used)
   std::uint64_t bodies_copied = 0;  // Dynamic: body instances made
+  // Threads: the run's workers (GraphOptions::threads), and how many took part (worker 0
+  // brings in the others when it holds work to hand over: work_stealing.hpp).
+  std::uint32_t workers = 1, workers_taking_part = 1;
   // Reverse mode (docs/graph-ad.md): values saved by forward activations for their adjoints.
   std::uint64_t saved_values = 0;       // Saves fired
   std::uint64_t peak_saved_values = 0;  // most held at once

@@ -86,14 +86,20 @@ class WorkStealing {
   // worker without items asks another by writing its index into that worker's request cell,
   // and the owner, which looks at its cell between items, hands over its oldest item (in a
   // recursion, the largest piece of work) or nothing; `share(item)` is told of an item before
-  // it is handed over. Owners thus keep their items without atomic operations or fences. The
-  // run ends when `done` is set (the main frame has nothing left), or, as a safety net that
-  // turns a counting error into an internal error instead of a hang, when every worker is idle
-  // (a worker waiting for an answer is not idle, so no item can be in flight then).
-  template <class Run, class Share>
-  void run(std::size_t me, Run run, Share share) {
+  // it is handed over. Owners thus keep their items without atomic operations or fences.
+  // Worker 0, the thread that runs the graph, starts alone; it brings in the next worker,
+  // `recruit(k)` (which must start worker k's run), when it is about to run an item while it
+  // holds another that worker k could take, until all take part: a run with nothing to hand
+  // over stays on one thread (as TensorFlow's executor runs a node's one ready successor inline
+  // and hands only the others to its thread pool). The run ends when `done` is set (the main
+  // frame has nothing left), or, as a safety net that turns a counting error into an internal
+  // error instead of a hang, when every worker taking part is idle (a worker waiting for an
+  // answer is not idle, nor is one brought in that has not yet begun, so no item can be in
+  // flight then).
+  template <class Run, class Share, class Recruit>
+  void run(std::size_t me, Run run, Share share, Recruit recruit) {
     W& w = *workers_[me];
-    const std::size_t n = workers_.size();
+    const std::size_t all = workers_.size();
     std::size_t victim = me;
     unsigned misses = 0;
     bool idle = false;
@@ -101,10 +107,18 @@ class WorkStealing {
       answer(w, share);
       std::uint64_t x = w.list.take();
       if (x != 0) {
+        if (me == 0 && w.list.stack.size() > w.list.base) {
+          const unsigned k = active_.load(std::memory_order_relaxed);  // written by worker 0 only
+          if (k < all) {
+            active_.store(k + 1);
+            recruit(k);
+          }
+        }
         run(w, x);
         continue;
       }
       if (done_.load(std::memory_order_acquire)) break;
+      const std::size_t n = active_.load();
       if (n > 1) {
         victim = (victim + 1) % n == me ? (victim + 2) % n : (victim + 1) % n;
         if (idle) idle_.fetch_sub(1);
@@ -118,7 +132,9 @@ class WorkStealing {
       }
       if (!idle) idle_.fetch_add(1);
       idle = true;
-      if (idle_.load() == n) {
+      // (idle_ read before active_: active_ only grows, so that all taking part were idle.)
+      const unsigned idle_now = idle_.load();
+      if (idle_now == active_.load()) {
         finish();
         break;
       }
@@ -132,6 +148,9 @@ class WorkStealing {
     if (idle) idle_.fetch_sub(1);
     answer(w, share);
   }
+
+  // How many workers took part in the run (brought in by worker 0, or worker 0 alone).
+  unsigned taking_part() const { return active_.load(); }
 
   // Ends the run: sets `done` and wakes the workers sleeping for want of work, so that the run
   // ends when its last item does, not when the last sleep does (a sleep of 50 µs took 140 µs
@@ -195,6 +214,7 @@ class WorkStealing {
 
   std::vector<std::unique_ptr<W>>& workers_;
   std::atomic<bool>& done_;
+  std::atomic<unsigned> active_{1};  // the workers taking part: 0, ..., active_ - 1
   std::atomic<unsigned> idle_{0};
   std::atomic<unsigned> sleepers_{0};
   std::mutex sleep_mu_;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -110,6 +111,68 @@ TEST(WorkerPool, LoansNestAndRunSideBySide) {
   run_on_pool(3, outer);
   other.join();
   EXPECT_EQ(counts, std::vector<int>(3, 5));
+}
+
+// Loans made one at a time run side by side with the lender, on threads of the pool; ending
+// them waits for every body, or takes back those not begun (which then never run).
+TEST(WorkerPool, LoansMadeOneAtATimeEndTogether) {
+  std::atomic<int> ran{0};
+  std::atomic<bool> go{false};
+  std::vector<std::thread::id> ids(4);
+  const std::function<void(std::size_t)> body = [&](std::size_t i) {
+    ids[i] = std::this_thread::get_id();
+    while (!go.load())
+      std::this_thread::yield();
+    ++ran;
+  };
+  {
+    PoolLoans loans(body);
+    loans.lend(1);
+    loans.lend(2);
+    loans.lend(3);
+    go = true;  // the bodies wait for this: the loans run while the lender goes on
+    loans.end(false);
+  }
+  EXPECT_EQ(ran.load(), 3);
+  EXPECT_EQ(std::set<std::thread::id>(ids.begin() + 1, ids.end()).size(), 3u);
+  EXPECT_EQ(std::count(ids.begin() + 1, ids.end(), std::this_thread::get_id()), 0);
+
+  // Taken back: a body either ran to its end before end() returned, or never runs.
+  for (int round = 0; round < 200; ++round) {
+    std::atomic<int> begun{0}, finished{0};
+    const std::function<void(std::size_t)> count = [&](std::size_t) {
+      ++begun;
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+      ++finished;
+    };
+    PoolLoans loans(count);
+    loans.lend(1);
+    loans.lend(2);
+    loans.end(true);
+    const int b = begun.load();
+    EXPECT_EQ(finished.load(), b);
+    EXPECT_LE(b, 2);
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    EXPECT_EQ(begun.load(), b);  // a body taken back does not start later
+  }
+  // The threads are usable afterwards.
+  EXPECT_EQ(lent_threads(4).size(), 3u);
+}
+
+TEST(WorkerPool, AnExceptionOfALoanIsRethrownByEnd) {
+  const std::function<void(std::size_t)> body = [](std::size_t i) {
+    throw std::runtime_error("loan " + std::to_string(i));
+  };
+  PoolLoans loans(body);
+  loans.lend(1);
+  loans.lend(2);
+  try {
+    loans.end(false);
+    FAIL() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "loan 1");
+  }
+  EXPECT_EQ(lent_threads(3).size(), 2u);
 }
 
 TEST(WorkerPool, AForkedChildStartsThreadsOfItsOwn) {

@@ -101,6 +101,29 @@ TEST(GraphFrames, PeakOfASmallRunAtSeveralThreads) {
   EXPECT_LE(s.peak_live_frames, 4u);
 }
 
+// With several threads, worker 0 (the caller's thread) starts alone and brings in the others when
+// it holds work another could take: a tree recursion gives it siblings to hand over at once, a
+// linear one never does, and its run stays on one thread (work_stealing.hpp).
+TEST(GraphThreads, WorkerZeroBringsInTheOthersOnlyWhenItHoldsWorkToHandOver) {
+  for (graph::Engine e : {graph::Engine::Static, graph::Engine::Dynamic}) {
+    graph::GraphStats tree;
+    EXPECT_EQ(run_graph(kFib, {{"n", "18"}}, options(e, 4), &tree), "4181");
+    EXPECT_EQ(tree.workers, 4u);
+    EXPECT_EQ(tree.workers_taking_part, 4u);
+    graph::GraphStats line;
+    EXPECT_EQ(run_graph("def f(n: real): real = if n < 0.5 then 0 else f(n - 1) + 2;\nf(300)", {},
+                        options(e, 4), &line),
+              "600");
+    EXPECT_EQ(line.workers, 4u);
+    EXPECT_EQ(line.workers_taking_part, 1u);
+    EXPECT_EQ(line.frames_created, 301u);
+  }
+  graph::GraphStats one;
+  run_graph(kFib, {{"n", "10"}}, options(), &one);
+  EXPECT_EQ(one.workers, 1u);
+  EXPECT_EQ(one.workers_taking_part, 1u);
+}
+
 // With several threads, a frame another worker may return keeps its hold on its parent until
 // it is freed (the executor's returned_to), so that an undefinedness below it finds every
 // ancestor alive when its place in evaluation order is taken; and every frame is freed by the
