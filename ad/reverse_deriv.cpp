@@ -1,6 +1,7 @@
 #include "ad/reverse_deriv.hpp"
 
 #include <string>
+#include <utility>
 
 #include "lang/diagnostics.hpp"
 #include "lang/free_vars.hpp"
@@ -81,7 +82,7 @@ class ReverseDeriv {
   Term add(const Term& w, const Term& v, Name x, Type t, const Add& c) {
     Term d = r(w, v, x, t, c.lhs);
     Term e = r(w, v, x, t, c.rhs);
-    return make_plus(t, d, e, names_, c.loc());
+    return make_plus(t, std::move(d), std::move(e), names_, c.loc());
   }
 
   // W.R_V(x:T. op(D)) = let x:T = V in let y:S = W.op_r(D) in y.R_V(x:T. D)
@@ -92,7 +93,7 @@ class ReverseDeriv {
     Name y = names_.fresh("y");
     Term reverse = instantiate_reverse(c.op, c.arg, w, names_, loc);
     Term inner = r(mk::var(y, s, loc), v, x, t, c.arg);
-    return mk::let(x, t, v, mk::let(y, s, reverse, inner, loc), loc);
+    return mk::let(x, t, v, mk::let(y, s, std::move(reverse), std::move(inner), loc), loc);
   }
 
   // W.R_V(x:T. let y:S = D in E) =
@@ -107,8 +108,9 @@ class ReverseDeriv {
     Term through_body = r(w, v, x, t, c.body);
     Term wrt_y = r(w, mk::var(y, s, loc), y, s, c.body);
     Term through_bound = r(mk::var(ybar, s, loc), v, x, t, c.bound);
-    Term sum = make_plus(t, through_body, mk::let(ybar, s, wrt_y, through_bound, loc), names_, loc);
-    return mk::let(x, t, v, mk::let(y, s, c.bound, sum, loc), loc);
+    Term through_y = mk::let(ybar, s, std::move(wrt_y), std::move(through_bound), loc);
+    Term sum = make_plus(t, std::move(through_body), std::move(through_y), names_, loc);
+    return mk::let(x, t, v, mk::let(y, s, c.bound, std::move(sum), loc), loc);
   }
 
   // W.R_V(x:T. *) = 0_T
@@ -122,7 +124,8 @@ class ReverseDeriv {
     TypedName y{names_.fresh("y"), u}, z{names_.fresh("z"), s};
     Term d = r(mk::var(y.name, u, loc), v, x, t, c.first);
     Term e = r(mk::var(z.name, s, loc), v, x, t, c.second);
-    return make_tuple_let({y, z}, w, make_plus(t, d, e, names_, loc), names_, loc);
+    return make_tuple_let({y, z}, w, make_plus(t, std::move(d), std::move(e), names_, loc), names_,
+                          loc);
   }
 
   // W.R_V(x:T. fst_{U,S}(D)) = let x:T = V in let y:U*S = D in <W, 0_S>.R_V(x:T. D)
@@ -148,7 +151,7 @@ class ReverseDeriv {
   Term projection(const Term& cot, const Term& v, Name x, Type t, const Term& d, SourceLoc loc) {
     Name y = names_.fresh("y");
     Term inner = r(cot, v, x, t, d);
-    return mk::let(x, t, v, mk::let(y, d.type(), d, inner, loc), loc);
+    return mk::let(x, t, v, mk::let(y, d.type(), d, std::move(inner), loc), loc);
   }
 };
 

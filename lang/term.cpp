@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "lang/diagnostics.hpp"
 #include "support/stack.hpp"
@@ -105,18 +106,18 @@ Term add(Term a, Term b, SourceLoc loc) {
           [&] { return std::string(mismatch(Type::real(), a.type())); });
   require(b.type().is_real(), "addition",
           [&] { return std::string(mismatch(Type::real(), b.type())); });
-  return Term(new Add(a, b, loc));
+  return Term(new Add(std::move(a), std::move(b), loc));
 }
 
 // Fig. 1: M : T |- op(M) : U for op : T -> U.
 Term op(Op o, Term arg, SourceLoc loc) {
   require(arg.type() == o.arg_type(), "operator application",
           [&] { return std::string(o.name() + ": " + mismatch(o.arg_type(), arg.type())); });
-  return Term(new OpApp(o, arg, loc));
+  return Term(new OpApp(o, std::move(arg), loc));
 }
 
 Term op(Op o, Term a, Term b, SourceLoc loc) {
-  return op(o, pair(a, b, loc), loc);
+  return op(o, pair(std::move(a), std::move(b), loc), loc);
 }
 
 // Fig. 1: M : T, x:T |- N : U gives let x:T = M in N : U.
@@ -124,7 +125,7 @@ Term let(Name x, Type t, Term bound, Term body, SourceLoc loc) {
   require(!x.empty(), "let", [&] { return std::string("needs a variable name"); });
   require(bound.type() == t, "let",
           [&] { return std::string(x.str() + ": " + mismatch(t, bound.type())); });
-  return Term(new Let(x, bound, body, loc));
+  return Term(new Let(x, std::move(bound), std::move(body), loc));
 }
 
 Term unit(SourceLoc loc) {
@@ -132,19 +133,19 @@ Term unit(SourceLoc loc) {
 }
 
 Term pair(Term a, Term b, SourceLoc loc) {
-  return Term(new Pair(a, b, loc));
+  return Term(new Pair(std::move(a), std::move(b), loc));
 }
 
 Term fst(Term a, SourceLoc loc) {
   require(a.type().is_pair(), "fst",
           [&] { return std::string("argument of type " + to_string(a.type())); });
-  return Term(new Fst(a, loc));
+  return Term(new Fst(std::move(a), loc));
 }
 
 Term snd(Term a, SourceLoc loc) {
   require(a.type().is_pair(), "snd",
           [&] { return std::string("argument of type " + to_string(a.type())); });
-  return Term(new Snd(a, loc));
+  return Term(new Snd(std::move(a), loc));
 }
 
 Term if_(BoolTerm guard, Term then_branch, Term else_branch, SourceLoc loc) {
@@ -152,7 +153,7 @@ Term if_(BoolTerm guard, Term then_branch, Term else_branch, SourceLoc loc) {
   require(then_branch.type() == else_branch.type(), "conditional", [&] {
     return std::string("branches: " + mismatch(then_branch.type(), else_branch.type()));
   });
-  return Term(new If(guard, then_branch, else_branch, loc));
+  return Term(new If(std::move(guard), std::move(then_branch), std::move(else_branch), loc));
 }
 
 // Fig. 1: Phi[f:T->U] | x:T |- M : U and Phi[f:T->U] | Gamma |- N : S.
@@ -165,14 +166,14 @@ Term letrec(std::vector<FunDef> defs, Term body, SourceLoc loc) {
       return std::string(d.name.str() + ": " + mismatch(d.result_type, d.body.type()));
     });
   }
-  return Term(new LetRec(std::move(defs), body, loc));
+  return Term(new LetRec(std::move(defs), std::move(body), loc));
 }
 
 // Fig. 1: M : T |- f(M) : U for f : T -> U in Phi.
 Term call(FunRef f, Type param_type, Type result_type, Term arg, SourceLoc loc) {
   require(arg.type() == param_type, "call",
           [&] { return std::string(f.name.str() + ": " + mismatch(param_type, arg.type())); });
-  return Term(new Call(f, param_type, result_type, arg, loc));
+  return Term(new Call(f, param_type, result_type, std::move(arg), loc));
 }
 
 // Fig. 1: Gamma[x:T] |- N : U, L : T, M : U gives M.rd_L(x:T. N) : T.
@@ -180,7 +181,7 @@ Term rd(Term cotangent, Term point, Name x, Type t, Term body, SourceLoc loc) {
   require(point.type() == t, "rd point", [&] { return std::string(mismatch(t, point.type())); });
   require(cotangent.type() == body.type(), "rd cotangent",
           [&] { return std::string(mismatch(body.type(), cotangent.type())); });
-  return Term(new Rd(cotangent, point, x, body, loc));
+  return Term(new Rd(std::move(cotangent), std::move(point), x, std::move(body), loc));
 }
 
 BoolTerm bool_const(bool v, SourceLoc loc) {
@@ -191,7 +192,7 @@ BoolTerm bool_const(bool v, SourceLoc loc) {
 BoolTerm pred(Pred p, Term arg, SourceLoc loc) {
   require(arg.type() == p.arg_type(), "predicate",
           [&] { return std::string(p.name() + ": " + mismatch(p.arg_type(), arg.type())); });
-  return BoolTerm(new PredApp(p, arg, loc));
+  return BoolTerm(new PredApp(p, std::move(arg), loc));
 }
 
 }  // namespace mk

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lang/name.hpp"
@@ -182,7 +183,8 @@ struct Add final : TermNode {
 
  private:
   friend Term mk::add(Term a, Term b, SourceLoc loc);
-  Add(Term a, Term b, SourceLoc l) : TermNode(kKind, Type::real(), l), lhs(a), rhs(b) {}
+  Add(Term a, Term b, SourceLoc l)
+      : TermNode(kKind, Type::real(), l), lhs(std::move(a)), rhs(std::move(b)) {}
 };
 
 struct OpApp final : TermNode {
@@ -192,7 +194,8 @@ struct OpApp final : TermNode {
 
  private:
   friend Term mk::op(Op o, Term arg, SourceLoc loc);
-  OpApp(Op o, Term a, SourceLoc l) : TermNode(kKind, o.result_type(), l), op(o), arg(a) {}
+  OpApp(Op o, Term a, SourceLoc l)
+      : TermNode(kKind, o.result_type(), l), op(o), arg(std::move(a)) {}
 };
 
 struct Let final : TermNode {
@@ -203,7 +206,7 @@ struct Let final : TermNode {
  private:
   friend Term mk::let(Name x, Type t, Term bound, Term body, SourceLoc loc);
   Let(Name x, Term m, Term n, SourceLoc l)
-      : TermNode(kKind, n.type(), l), var(x), bound(m), body(n) {}
+      : TermNode(kKind, n.type(), l), var(x), bound(std::move(m)), body(std::move(n)) {}
 };
 
 struct UnitVal final : TermNode {
@@ -221,7 +224,9 @@ struct Pair final : TermNode {
  private:
   friend Term mk::pair(Term a, Term b, SourceLoc loc);
   Pair(Term a, Term b, SourceLoc l)
-      : TermNode(kKind, Type::pair(a.type(), b.type()), l), first(a), second(b) {}
+      : TermNode(kKind, Type::pair(a.type(), b.type()), l),
+        first(std::move(a)),
+        second(std::move(b)) {}
 };
 
 struct Fst final : TermNode {
@@ -230,7 +235,7 @@ struct Fst final : TermNode {
 
  private:
   friend Term mk::fst(Term a, SourceLoc loc);
-  Fst(Term a, SourceLoc l) : TermNode(kKind, a.type().first(), l), arg(a) {}
+  Fst(Term a, SourceLoc l) : TermNode(kKind, a.type().first(), l), arg(std::move(a)) {}
 };
 
 struct Snd final : TermNode {
@@ -239,7 +244,7 @@ struct Snd final : TermNode {
 
  private:
   friend Term mk::snd(Term a, SourceLoc loc);
-  Snd(Term a, SourceLoc l) : TermNode(kKind, a.type().second(), l), arg(a) {}
+  Snd(Term a, SourceLoc l) : TermNode(kKind, a.type().second(), l), arg(std::move(a)) {}
 };
 
 struct If final : TermNode {
@@ -250,7 +255,10 @@ struct If final : TermNode {
  private:
   friend Term mk::if_(BoolTerm guard, Term then_branch, Term else_branch, SourceLoc loc);
   If(BoolTerm b, Term m, Term n, SourceLoc l)
-      : TermNode(kKind, m.type(), l), guard(b), then_branch(m), else_branch(n) {}
+      : TermNode(kKind, m.type(), l),
+        guard(std::move(b)),
+        then_branch(std::move(m)),
+        else_branch(std::move(n)) {}
 };
 
 // letrec f(x:T):U = M in N. The paper binds one function; top-level defs bind a group that
@@ -263,7 +271,7 @@ struct LetRec final : TermNode {
  private:
   friend Term mk::letrec(std::vector<FunDef> defs, Term body, SourceLoc loc);
   LetRec(std::vector<FunDef> d, Term n, SourceLoc l)
-      : TermNode(kKind, n.type(), l), defs(std::move(d)), body(n) {}
+      : TermNode(kKind, n.type(), l), defs(std::move(d)), body(std::move(n)) {}
 };
 
 struct Call final : TermNode {
@@ -275,7 +283,7 @@ struct Call final : TermNode {
  private:
   friend Term mk::call(FunRef f, Type param_type, Type result_type, Term arg, SourceLoc loc);
   Call(FunRef f, Type param_t, Type result_t, Term a, SourceLoc l)
-      : TermNode(kKind, result_t, l), fun(f), param_type(param_t), arg(a) {}
+      : TermNode(kKind, result_t, l), fun(f), param_type(param_t), arg(std::move(a)) {}
 };
 
 // M.rd_L(x:T. N): the reverse derivative of x:T |-> N at L, applied to the cotangent M.
@@ -289,7 +297,11 @@ struct Rd final : TermNode {
  private:
   friend Term mk::rd(Term cotangent, Term point, Name x, Type t, Term body, SourceLoc loc);
   Rd(Term m, Term l, Name x, Term n, SourceLoc loc)
-      : TermNode(kKind, l.type(), loc), cotangent(m), point(l), var(x), body(n) {}
+      : TermNode(kKind, l.type(), loc),
+        cotangent(std::move(m)),
+        point(std::move(l)),
+        var(x),
+        body(std::move(n)) {}
 };
 
 // ---- boolean term nodes -----------------------------------------------------------------
@@ -310,7 +322,7 @@ struct PredApp final : BoolTermNode {
 
  private:
   friend BoolTerm mk::pred(Pred p, Term arg, SourceLoc loc);
-  PredApp(Pred p, Term a, SourceLoc l) : BoolTermNode(kKind, l), pred(p), arg(a) {}
+  PredApp(Pred p, Term a, SourceLoc l) : BoolTermNode(kKind, l), pred(p), arg(std::move(a)) {}
 };
 
 // ---- classification (paper Sec. 3) ------------------------------------------------------
