@@ -118,10 +118,30 @@ struct Variant {
 using RunGraphFn = Value<double> (*)(const graph::Graph&, const std::vector<Value<double>>&,
                                      const graph::GraphOptions&, NameSupply&, graph::GraphStats*);
 
-Run run_variant(const Variant& v, const graph::Graph& g, const Term& term,
+// A graph's two schedules (with guards, for elided deadness; without, for propagated), each made
+// at its first run and shared by the property's later runs of that graph, as TensorFlow
+// initialises an executor once per graph (semantics/graph/schedule.hpp). Making them at every
+// run was a tenth of the checker's instructions.
+class Schedules {
+ public:
+  explicit Schedules(const graph::Graph& g) : g_(g) {}
+  const graph::GraphSchedule* of(graph::Deadness d) {
+    std::optional<graph::GraphSchedule>& s = d == graph::Deadness::Elide ? elide_ : propagate_;
+    if (!s) s = graph::make_graph_schedule(g_, /*with_guards=*/d == graph::Deadness::Elide);
+    return &*s;
+  }
+
+ private:
+  const graph::Graph& g_;
+  std::optional<graph::GraphSchedule> elide_, propagate_;
+};
+
+// One run of `g` as variant `v`; `schedules` (of `g`) null for an executor that takes none.
+Run run_variant(const Variant& v, const graph::Graph& g, Schedules* schedules, const Term& term,
                 const std::vector<Value<double>>& values, const EvalOptions& eo, RunGraphFn run,
                 const graph::RunBound& bound, graph::GraphStats* stats = nullptr) {
   graph::GraphOptions go;
+  if (schedules) go.schedule = schedules->of(v.deadness);
   go.bound = bound;
   go.engine = v.engine;
   go.threads = v.threads;
@@ -167,6 +187,7 @@ Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type
 
   graph::Graph g = graph::lower_to_graph(term, inputs, graph::RdLowering::Host);
   graph::verify(g);
+  Schedules schedules(g);
 
   using graph::Deadness;
   using graph::Engine;
@@ -184,8 +205,8 @@ Outcome graph_agrees_on(const Term& term, const std::vector<std::pair<Name, Type
     graph::GraphStats* stats = nullptr;
     if (v.engine == Engine::Static && v.threads == 1)
       stats = v.deadness == Deadness::Elide ? &elided : &propagated;
-    Run r =
-        run_variant(v, g, term, values, eo, &graph::run_graph, run_bound(config, compiled), stats);
+    Run r = run_variant(v, g, &schedules, term, values, eo, &graph::run_graph,
+                        run_bound(config, compiled), stats);
     if (r.out_of_bound) return Outcome{Verdict::Fail, out_of_bound(v.name, r, compiled)};
     bool agree = compiled.defined ? (r.defined && numerics::identical(r.value, compiled.value))
                                   : (!r.defined && same_undefinedness(r.kind, compiled.kind));
@@ -228,6 +249,7 @@ Outcome graph_reference_agrees_on(const Term& term,
   Type t = term.type();
   graph::Graph g = graph::lower_to_graph(term, inputs, graph::RdLowering::Host);
   graph::verify(g);
+  Schedules schedules(g);
   // No compiled evaluator's time to scale by: the bound is its fixed part, twice.
   const graph::RunBound bound{2 * config.graph_run_seconds, config.graph_run_memory};
   using graph::Deadness;
@@ -247,12 +269,13 @@ Outcome graph_reference_agrees_on(const Term& term,
     if (v.threads > 1 && !kThreadsAvailable) continue;  // the playground (support/threads.hpp)
     graph::GraphStats fast_stats, ref_stats;
     const bool one = v.threads == 1;
-    Run fast = run_variant(v, g, term, values, eo, config.impl.run_graph, bound,
+    Run fast = run_variant(v, g, &schedules, term, values, eo, config.impl.run_graph, bound,
                            one ? &fast_stats : nullptr);
     if (fast.out_of_bound) return Outcome{Verdict::Fail, std::string(v.name) + ": " + fast.reason};
     defined = fast.defined;
     const Variant rv{pr.reference, Engine::Static, 1, v.deadness};
-    Run ref = run_variant(rv, g, term, values, eo, &graph::run_graph_reference, bound, &ref_stats);
+    Run ref = run_variant(rv, g, nullptr, term, values, eo, &graph::run_graph_reference, bound,
+                          &ref_stats);
     if (ref.out_of_bound) return Outcome{Verdict::Fail, std::string(rv.name) + ": " + ref.reason};
     // The same bits, or the same undefinedness (at one thread, where both are deterministic,
     // at the same place).
@@ -327,6 +350,7 @@ Outcome graph_rd_agrees_on(const Term& term, const std::vector<std::pair<Name, T
   Type t = term.type();
   graph::Graph g = config.impl.lower_graph(term, inputs, graph::RdLowering::Adjoint);
   graph::verify(g);
+  Schedules schedules(g);
   const bool inlined = g.inlined_rds() > 0;
   bool has_rd = false;
   for (const graph::Node& n : g.nodes)
@@ -349,17 +373,20 @@ Outcome graph_rd_agrees_on(const Term& term, const std::vector<std::pair<Name, T
   // sites compute, on every variant: the same bits, or the same undefinedness (at one thread,
   // where it is deterministic, with the same reason and location).
   std::optional<graph::Graph> calls;
+  std::optional<Schedules> call_schedules;  // of `calls`
   if (inlined) {
     calls = config.impl.lower_graph(term, inputs, graph::RdLowering::Calls);
     graph::verify(*calls);
+    call_schedules.emplace(*calls);
   }
   std::optional<Run> first;
   for (const Variant& v : variants) {
     if (v.threads > 1 && !kThreadsAvailable) continue;  // the playground (support/threads.hpp)
-    Run r = run_variant(v, g, term, values, eo, config.impl.run_graph, run_bound(config, linear));
+    Run r = run_variant(v, g, &schedules, term, values, eo, config.impl.run_graph,
+                        run_bound(config, linear));
     if (r.out_of_bound) return Outcome{Verdict::Fail, out_of_bound(v.name, r, linear)};
     if (calls) {
-      Run c = run_variant(v, *calls, term, values, eo, config.impl.run_graph,
+      Run c = run_variant(v, *calls, &*call_schedules, term, values, eo, config.impl.run_graph,
                           run_bound(config, linear));
       if (c.out_of_bound)
         return Outcome{Verdict::Fail,

@@ -126,7 +126,9 @@ Value<double> run_graph_pred_swapped(const graph::Graph& g, const std::vector<Va
         }
   }
   graph::verify(h);
-  return graph::run_graph(h, in, o, names, stats);
+  graph::GraphOptions own = o;
+  own.schedule = nullptr;  // the caller's is g's: h, another graph, needs its own
+  return graph::run_graph(h, in, own, names, stats);
 }
 
 TEST(GraphReferenceAgrees, FailsWhenOneExecutorsPredicateIsBroken) {
