@@ -31,8 +31,7 @@ Undefined budget_refused_error(SourceLoc loc) {
 RunClock::RunClock(const RunBound& b)
     : bound_(b),
       bounded_(b.seconds > 0 || b.memory_growth_bytes > 0),
-      started_(std::chrono::steady_clock::now()),
-      resident_at_start_(bounded_ ? resident_memory_bytes() : 0) {}
+      started_(std::chrono::steady_clock::now()) {}
 
 void RunClock::check() const {
   const double took =
@@ -42,7 +41,9 @@ void RunClock::check() const {
                            " s");
   if (bound_.memory_growth_bytes > 0) {
     const std::uint64_t now = resident_memory_bytes();
-    if (now > resident_at_start_ && now - resident_at_start_ > bound_.memory_growth_bytes)
+    std::uint64_t base = 0;
+    if (resident_at_first_poll_.compare_exchange_strong(base, now)) base = now;
+    if (now > base && now - base > bound_.memory_growth_bytes)
       throw RunBoundExceeded("the run grew resident memory by more than its bound of " +
                              std::to_string(bound_.memory_growth_bytes >> 20) + " MiB");
   }

@@ -32,7 +32,9 @@ Undefined frames_exhausted_error(const Graph& g, const CallSite& s, std::uint64_
 // then reports the budget, or an undefinedness that comes before every refused call).
 Undefined budget_refused_error(SourceLoc loc);
 
-// GraphOptions::bound of one run, from its start.
+// GraphOptions::bound of one run: its time from its start, and its growth of resident memory
+// from its first poll (reading /proc/self/statm at every run's start was 17 reads a program of
+// the checker, whose graphs seldom reach a poll).
 class RunClock {
  public:
   explicit RunClock(const RunBound& b);
@@ -46,7 +48,8 @@ class RunClock {
   const RunBound bound_;
   const bool bounded_;
   const std::chrono::steady_clock::time_point started_;
-  const std::uint64_t resident_at_start_;
+  // Resident memory at the first poll (0 until then); polled by every worker.
+  mutable std::atomic<std::uint64_t> resident_at_first_poll_{0};
 };
 
 // A worker's share of the run's budgets, with several threads: its unpublished frames and its

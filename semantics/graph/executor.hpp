@@ -54,8 +54,8 @@ enum class Deadness {
 };
 
 // A bound on one run (0: none), for the checker's graph properties, which give every program
-// one: the run's wall-clock time, and how far resident memory grows above what it was when the
-// run began. Polled at calls (every 256th, per worker), like --timeout and --max-memory;
+// one: the run's wall-clock time, and how far resident memory grows above what it was at the
+// run's first poll. Polled at calls (every 256th, per worker), like --timeout and --max-memory;
 // exceeding it ends the run with RunBoundExceeded, as an exhausted budget does.
 struct RunBound {
   double seconds = 0;

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <thread>
 
 #include "ad/linear_reverse_deriv.hpp"
 #include "checker/graph_agrees.hpp"
@@ -122,6 +124,33 @@ TEST(GraphThreads, WorkerZeroBringsInTheOthersOnlyWhenItHoldsWorkToHandOver) {
   run_graph(kFib, {{"n", "10"}}, options(), &one);
   EXPECT_EQ(one.workers, 1u);
   EXPECT_EQ(one.workers_taking_part, 1u);
+}
+
+// A run bounded in time, or in the growth of resident memory from its first poll (the checker's
+// graph properties give every run both), ends with RunBoundExceeded saying which; within its
+// bound it runs as without one. Each run is on a thread of its own, whose frame memory is fresh.
+TEST(GraphRunBound, ARunPastItsBoundEndsWithTheBoundItExceeded) {
+  const char* deep = "def f(n: real): real = if n < 0.5 then 0 else f(n - 1) + 1;\nf(200000)";
+  auto on_fresh_thread = [&](graph::RunBound bound) {
+    std::string out;
+    std::thread t([&] {
+      Lowered l = lowered(deep);
+      graph::GraphOptions o = options();
+      o.bound = bound;
+      try {
+        out = print_value<double>(l.checked.term.type(),
+                                  graph::run_graph(l.g, l.values, o, l.checked.names));
+      } catch (const graph::RunBoundExceeded& e) {
+        out = e.what();
+      }
+    });
+    t.join();
+    return out;
+  };
+  EXPECT_EQ(on_fresh_thread({0, std::uint64_t{1} << 30}), "200000");
+  EXPECT_EQ(on_fresh_thread({1e-9, 0}), "the run took more than its bound of 0.000000 s");
+  EXPECT_EQ(on_fresh_thread({0, std::uint64_t{4} << 20}),
+            "the run grew resident memory by more than its bound of 4 MiB");
 }
 
 // With several threads, a frame another worker may return keeps its hold on its parent until
