@@ -41,6 +41,8 @@ struct GenConfig {
   bool conditionals = true;
   unsigned min_inputs = 0;
   unsigned max_inputs = 3;
+
+  bool operator==(const GenConfig&) const = default;
 };
 
 // Where the generator's random choices come from.

@@ -94,8 +94,8 @@ void register_check_command(CLI::App& app, int& exit_code) {
   CLI::Option* jobs =
       check
           ->add_option("--jobs", st->opts.jobs,
-                       "threads that check programs at once (default 1); the report is the same "
-                       "for every number")
+                       "threads that check programs at once (default: one per core, at most 8; "
+                       "1 under mpirun); the report is the same for every number")
           ->check(CLI::Range(1u, 256u));
   // One program or random ones: the options of the one do not silently pass for the other.
   CLI::Option* file =

@@ -1,9 +1,11 @@
 // adlang check: the paper's theorems as properties over random programs (checker/).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
+#include <thread>
 
 #include "checker/check_ranks.hpp"
 #include "checker/runner.hpp"
@@ -157,9 +159,11 @@ int check_command(const CheckOptions& opts, std::ostream& out, std::ostream& err
   const CheckRanks ranks = check_ranks();
   ro.shard_index = opts.shard_index + opts.shard_count * unsigned(ranks.rank);
   ro.shard_count = opts.shard_count * unsigned(ranks.size);
-  // One thread unless asked: on the 2-core machine two threads ran no faster (docs/checker.md,
-  // "--jobs"), and under mpirun each rank is a process of its own.
-  ro.jobs = opts.jobs != 0 ? opts.jobs : 1u;
+  // Unless asked, a thread per core (at most 8; docs/checker.md, "--jobs"), and one under
+  // mpirun, where each rank is a process of its own.
+  ro.jobs = opts.jobs != 0   ? opts.jobs
+            : ranks.size > 1 ? 1u
+                             : std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
   checker::CheckConfig config;
   config.precision = opts.precision;
   config.predicates = opts.predicates;
