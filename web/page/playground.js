@@ -340,9 +340,12 @@ $('check').onclick = () => {
                                   source: onEditor ? editor.getValue() : '',
                                   env: onEditor ? envBox.value : ''}},
                          (p) => {
+                           // The properties take turns, a chunk of programs each: the bar is
+                           // the sum of their counts.
                            if (checkSoFar) checkSoFar.set(p.property, p);
-                           const i = Math.max(0, names.indexOf(p.property));
-                           bar.value = i * count + p.tried;
+                           bar.value = checkSoFar
+                               ? [...checkSoFar.values()].reduce((n, q) => n + q.tried, 0)
+                               : p.tried;
                            $('check-status').textContent = `${p.property}: ${p.tried}/${p.total}`;
                          });
     checkSoFar = null;
