@@ -28,7 +28,8 @@ struct ReverseDerivStats {
 // W : U that may have free variables. The paper's side conditions are established first: x is
 // renamed if it occurs in V or W, and C's bound variables are renamed apart (the paper assumes
 // "all binding variables are different"); fresh names come from `names`. The result has type
-// T (Prop. 3.3). Throws DerivativeTooLarge after `max_steps` clause applications.
+// T (Prop. 3.3). Throws DerivativeTooLarge when R would take more than `max_steps` clause
+// applications, found before R starts by counting its calls on C's shape.
 Term reverse_deriv(const Term& w, const Term& v, Name x, Type t, const Term& c, NameSupply& names,
                    std::uint64_t max_steps = UINT64_MAX, ReverseDerivStats* stats = nullptr);
 

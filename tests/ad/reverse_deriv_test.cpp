@@ -182,6 +182,28 @@ RC_GTEST_PROP(ReverseDeriv, OutputTypeChecksProp33, ()) {
   RC_ASSERT(alpha_equivalent(back, d));
 }
 
+// The step budget is refused before R starts exactly when R would exceed it: a budget of the
+// steps R takes (counted by R itself) is enough, one step fewer is not.
+RC_GTEST_PROP(ReverseDeriv, TheBudgetIsRefusedExactlyWhenRWouldExceedIt, ()) {
+  RandomDerivative rd = *random_derivative();
+  NameSupply names;
+  const Term w = closed_value(rd.w_text, names), v = closed_value(rd.v_text, names);
+  ReverseDerivStats stats;
+  const Term d = reverse_deriv(w, v, Name("x"), rd.t, rd.c, names, UINT64_MAX, &stats);
+  const std::uint64_t steps = stats.clause_steps;
+  RC_ASSERT(steps >= 1u);
+  ReverseDerivStats exact;
+  RC_ASSERT(alpha_equivalent(reverse_deriv(w, v, Name("x"), rd.t, rd.c, names, steps, &exact), d));
+  RC_ASSERT(exact.clause_steps == steps);
+  bool refused = false;
+  try {
+    reverse_deriv(w, v, Name("x"), rd.t, rd.c, names, steps - 1);
+  } catch (const DerivativeTooLarge&) {
+    refused = true;
+  }
+  RC_ASSERT(refused);
+}
+
 // The value of W.R_V(x:T. C), or nullopt where undefined, in 50 digits.
 std::optional<Value<Mpfr50>> eval50(const Term& t, NameSupply& names,
                                     const std::vector<std::pair<Name, Value<Mpfr50>>>& env) {
