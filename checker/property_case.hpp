@@ -139,12 +139,17 @@ template <class S>
 class Case {
  public:
   Case(const Program& p, const CheckConfig& c, std::uint64_t case_seed)
-      : p_(p), c_(c), ev_(c.impl.get<S>()), rng_(case_seed, 0x7a11) {
+      : p_(p), c_(c), ev_(c.impl.get<S>()), case_seed_(case_seed) {
     reserve_program_names(p, names_);
   }
 
   const Program& program() const { return p_; }
-  Rng& rng() { return rng_; }
+  // Made at the first draw: most properties draw nothing, and seeding a Mersenne twister
+  // writes its 312 words.
+  Rng& rng() {
+    if (!rng_) rng_.emplace(case_seed_, 0x7a11);
+    return *rng_;
+  }
   void set_derivative_budget(std::uint64_t steps) { derivative_steps_ = steps; }
   NameSupply& names() { return names_; }
   const CheckConfig& config() const { return c_; }
@@ -247,7 +252,7 @@ class Case {
   // Picks an input to differentiate with respect to; false if there is none.
   bool pick_input(std::size_t& k) {
     if (p_.inputs.empty()) return false;
-    k = rng_.below(static_cast<unsigned>(p_.inputs.size()));
+    k = rng().below(static_cast<unsigned>(p_.inputs.size()));
     return true;
   }
 
@@ -267,7 +272,7 @@ class Case {
     d.x = p_.inputs[i];
     d.rest = inputs_without(i);
     Type u = p_.term.type();
-    d.w_scalars = random_value(rng_, u);
+    d.w_scalars = random_value(rng(), u);
     d.v = value_term(d.x.type, d.x.scalars);
     d.w = value_term(u, d.w_scalars);
     d.rd = mk::rd(d.w, d.v, d.x.name, d.x.type, p_.term);
@@ -292,7 +297,7 @@ class Case {
     f.x = p_.inputs[i];
     f.rest = inputs_without(i);
     Type u = p_.term.type();
-    std::vector<std::string> tangent = random_value(rng_, f.x.type);
+    std::vector<std::string> tangent = random_value(rng(), f.x.type);
     Term vt = value_term(f.x.type, f.x.scalars), ut = value_term(f.x.type, tangent);
     Name y = names_.fresh("y");
     f.fd = mk::rd(ut, make_zero(u), y, u, mk::rd(mk::var(y, u), vt, f.x.name, f.x.type, p_.term));
@@ -349,7 +354,8 @@ class Case {
   const Program& p_;
   const CheckConfig& c_;
   const Evaluators<S>& ev_;
-  Rng rng_;
+  const std::uint64_t case_seed_;
+  std::optional<Rng> rng_;
   NameSupply names_;
   std::uint64_t derivative_steps_ = c_.max_derivative_steps;
   bool linear_ = c_.linear_r;
