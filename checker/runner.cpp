@@ -5,6 +5,7 @@
 #include <chrono>
 #include <exception>
 #include <limits>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -60,9 +61,17 @@ class ProgramChunk {
   std::vector<std::pair<GenConfig, std::vector<std::optional<Program>>>> by_config_;
 };
 
-// One property's programs (this shard's). The verdicts are kept by position and counted
-// afterwards in order, so the summary and the first failure are those one thread gives,
-// whatever the threads' timing.
+// What one property gave on one chunk: its counts in position order, up to and including the
+// chunk's first failure when the run stops there.
+struct ChunkTally {
+  std::uint64_t tried = 0, passed = 0, failed = 0, both_undefined = 0, discarded = 0;
+  std::optional<std::uint64_t> first_failure;  // the position of the chunk's first failure
+};
+
+// One property's programs (this shard's). Each chunk's counts are added to the summary in
+// position order (ChunkMerger), so the summary and the first failure are those one thread
+// gives, whatever the threads' timing; nothing is kept per program, so a run of any length
+// takes the same memory.
 class PropertyRun {
  public:
   PropertyRun(const PropertyInfo& p, const RunOptions& options, const CheckConfig& config,
@@ -73,14 +82,15 @@ class PropertyRun {
         gen_(generator_config(p, options.max_size)),
         in_shard_(in_shard),
         progress_(progress),
-        progress_mutex_(progress_mutex),
-        verdicts_(in_shard, Verdict::Pass) {
+        progress_mutex_(progress_mutex) {
     live_.name = p.name;
+    summary_.name = p.name;
   }
 
   // Checks the property on the programs of `chunk`, in order (on the calling thread).
-  void check(ProgramChunk& chunk) {
+  ChunkTally check(ProgramChunk& chunk) {
     const auto started = std::chrono::steady_clock::now();
+    ChunkTally tally;
     std::vector<std::optional<Program>>& programs = chunk.of(gen_);
     for (std::uint64_t k = chunk.begin(); k < chunk.end() && k <= stop_after_.load(); ++k) {
       const std::uint64_t i = index(k);
@@ -88,7 +98,9 @@ class PropertyRun {
       std::optional<Program>& program = programs[k - chunk.begin()];
       if (!program) program = generate_program(options_.seed, i, gen_);
       const Verdict v = run_property(p_, *program, config_, case_seed(options_.seed, i)).verdict;
-      verdicts_[k] = v;
+      ++tally.tried;
+      ++count_of(tally, v);
+      if (v == Verdict::Fail && !tally.first_failure) tally.first_failure = k;
       if (v == Verdict::Fail && options_.stop_after_first_failure) {
         std::uint64_t seen = stop_after_.load();
         while (k < seen && !stop_after_.compare_exchange_weak(seen, k)) {
@@ -97,53 +109,46 @@ class PropertyRun {
       if (progress_) {
         std::lock_guard lock(progress_mutex_);
         ++live_.tried;
-        ++(v == Verdict::Pass            ? live_.passed
-           : v == Verdict::BothUndefined ? live_.both_undefined
-           : v == Verdict::Discard       ? live_.discarded
-                                         : live_.failed);
+        ++count_of(live_, v);
         live_.seconds = seconds() + since(started);
         progress_(live_, in_shard_);  // may throw (the playground's Stop)
       }
+      if (v == Verdict::Fail && options_.stop_after_first_failure) break;
     }
     nanoseconds_.fetch_add(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                std::chrono::steady_clock::now() - started)
                                .count(),
                            std::memory_order_relaxed);
+    return tally;
+  }
+
+  // Adds the counts of the next chunk in position order. When the run stops at its first
+  // failure, the chunks after the one that holds it are not counted.
+  void add(const ChunkTally& t) {
+    if (stopped_) return;
+    summary_.tried += t.tried;
+    summary_.passed += t.passed;
+    summary_.failed += t.failed;
+    summary_.both_undefined += t.both_undefined;
+    summary_.discarded += t.discarded;
+    if (t.first_failure && !summary_.first_failure) {
+      summary_.first_failure = index(*t.first_failure);
+      stopped_ = options_.stop_after_first_failure;
+    }
+  }
+
+  // The counts of every chunk added. `threads`: how many ran the run.
+  PropertySummary summary(unsigned threads) const {
+    PropertySummary sum = summary_;
+    // The threads' time on this property, shared out among them: its wall time when the
+    // threads' work is spread evenly over the run.
+    sum.seconds = seconds() / std::max(1u, threads);
+    return sum;
   }
 
   // The program number of position k.
   std::uint64_t index(std::uint64_t k) const {
     return options_.shard_index + k * options_.shard_count;
-  }
-
-  // The counts in position order, up to and including the first failure when the run stops
-  // there; `first_failure` is that program's number. `threads`: how many ran the run.
-  PropertySummary summary(unsigned threads) const {
-    PropertySummary sum;
-    sum.name = p_.name;
-    const std::uint64_t end = std::min(in_shard_, stop_after_.load() + 1);
-    for (std::uint64_t k = 0; k < end; ++k) {
-      ++sum.tried;
-      switch (verdicts_[k]) {
-        case Verdict::Pass:
-          ++sum.passed;
-          break;
-        case Verdict::BothUndefined:
-          ++sum.both_undefined;
-          break;
-        case Verdict::Discard:
-          ++sum.discarded;
-          break;
-        case Verdict::Fail:
-          ++sum.failed;
-          if (!sum.first_failure) sum.first_failure = index(k);
-          break;
-      }
-    }
-    // The threads' time on this property, shared out among them: its wall time when the
-    // threads' work is spread evenly over the run.
-    sum.seconds = seconds() / std::max(1u, threads);
-    return sum;
   }
 
   const GenConfig& gen() const { return gen_; }
@@ -155,18 +160,49 @@ class PropertyRun {
   const GenConfig gen_;
   const std::uint64_t in_shard_;
   const ProgressFn& progress_;
-  std::mutex& progress_mutex_;     // serialises progress_ and guards live_
-  std::vector<Verdict> verdicts_;  // by position; each written by the one thread that ran it
+  std::mutex& progress_mutex_;  // serialises progress_ and guards live_
   // With stop_after_first_failure: the first failing position found so far (positions after
   // it are not started); otherwise never lowered.
   std::atomic<std::uint64_t> stop_after_{std::numeric_limits<std::uint64_t>::max() - 1};
   std::atomic<std::int64_t> nanoseconds_{0};  // every thread's time on this property so far
   PropertySummary live_;                      // the counts so far, in completion order
+  PropertySummary summary_;                   // the chunks added so far, in position order
+  bool stopped_ = false;                      // a failure was added and the run stops there
 
+  template <typename Counts>
+  static std::uint64_t& count_of(Counts& c, Verdict v) {
+    return v == Verdict::Pass            ? c.passed
+           : v == Verdict::BothUndefined ? c.both_undefined
+           : v == Verdict::Discard       ? c.discarded
+                                         : c.failed;
+  }
   double seconds() const { return 1e-9 * double(nanoseconds_.load(std::memory_order_relaxed)); }
   static double since(std::chrono::steady_clock::time_point t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   }
+};
+
+// Adds the chunks' tallies to the properties' summaries in chunk order, whatever order the
+// threads finish them in. A chunk finished before the ones before it waits here; as threads
+// take chunks in order, only the chunks taken while an earlier one is still running wait.
+class ChunkMerger {
+ public:
+  explicit ChunkMerger(std::vector<std::unique_ptr<PropertyRun>>& runs) : runs_(runs) {}
+
+  void finished(std::uint64_t chunk, std::vector<ChunkTally> tallies) {
+    std::lock_guard lock(mutex_);
+    waiting_.emplace(chunk, std::move(tallies));
+    for (auto it = waiting_.begin(); it != waiting_.end() && it->first == next_;
+         it = waiting_.erase(it), ++next_)
+      for (std::size_t r = 0; r < runs_.size(); ++r)
+        runs_[r]->add(it->second[r]);
+  }
+
+ private:
+  std::vector<std::unique_ptr<PropertyRun>>& runs_;
+  std::mutex mutex_;
+  std::uint64_t next_ = 0;                                    // the next chunk to add
+  std::map<std::uint64_t, std::vector<ChunkTally>> waiting_;  // finished, not yet added
 };
 
 // Every selected property on a shard's positions, by `jobs` threads, each taking the next
@@ -176,6 +212,7 @@ void run_chunks(std::vector<std::unique_ptr<PropertyRun>>& runs, std::uint64_t i
                 unsigned jobs) {
   std::atomic<std::uint64_t> next{0};
   std::atomic<bool> abort{false};
+  ChunkMerger merger(runs);
   std::mutex error_mutex;
   std::exception_ptr error;
   auto work = [&] {
@@ -186,8 +223,11 @@ void run_chunks(std::vector<std::unique_ptr<PropertyRun>>& runs, std::uint64_t i
       if (begin >= in_shard) return;
       chunk.start(begin, std::min(in_shard, begin + kChunk));
       try {
+        std::vector<ChunkTally> tallies;
+        tallies.reserve(runs.size());
         for (auto& run : runs)
-          run->check(chunk);
+          tallies.push_back(run->check(chunk));
+        merger.finished(begin / kChunk, std::move(tallies));
       } catch (...) {
         std::lock_guard lock(error_mutex);
         if (!error) error = std::current_exception();
@@ -223,9 +263,12 @@ RunReport run_all(const RunOptions& options, const CheckConfig& config,
       selected.push_back(&p);
 
   RunReport report;
-  std::uint64_t in_shard = 0;
-  for (std::uint64_t i = options.shard_index; i < options.count; i += options.shard_count)
-    ++in_shard;
+  // The positions of this shard: the program numbers i < count with i mod shard_count =
+  // shard_index.
+  const std::uint64_t in_shard =
+      options.count > options.shard_index
+          ? (options.count - options.shard_index - 1) / options.shard_count + 1
+          : 0;
   std::mutex progress_mutex;
   std::vector<std::unique_ptr<PropertyRun>> runs;
   for (const PropertyInfo* p : selected)
