@@ -3,8 +3,10 @@
 // Internal invariant failures are a separate channel: internal_check() below.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lang/source.hpp"
@@ -19,6 +21,19 @@ struct Diagnostic {
   std::string message;
   std::vector<std::string> notes;
 };
+
+// A source line longer than this is shown clipped to this many bytes around the caret, with
+// "..." where a part is left out: a generated program on one line of 10^6 characters gets a
+// readable diagnostic, not the whole line.
+inline constexpr std::size_t kLongSourceLine = 200;
+
+// The part of a source line shown under a diagnostic: bytes [begin, end), whole UTF-8
+// characters, with the caret's byte `caret` inside (or at `end` when it is past the line).
+struct SourceExcerpt {
+  std::size_t begin, end;
+  bool clipped_before, clipped_after;
+};
+SourceExcerpt excerpt_around(std::string_view line, std::size_t caret);
 
 // Renders `d` for a human. With a source file the line and a caret under the column follow;
 // `path` is used when there is no file (e.g. "<env>" for a command-line value).

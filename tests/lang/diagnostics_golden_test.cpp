@@ -70,5 +70,33 @@ TEST(FrontEndDiagnostics, EachHasAGoldenFile) {
   }
 }
 
+// A long line is shown as a window of whole UTF-8 characters around the caret.
+TEST(FrontEndDiagnostics, LongLinesAreClippedAroundTheCaret) {
+  const std::string e_acute = "\xc3\xa9";
+  std::string line(150, 'a');
+  for (int i = 0; i < 100; ++i)
+    line += e_acute;
+  SourceExcerpt shown = excerpt_around(line, 141);
+  EXPECT_TRUE(shown.clipped_before);
+  EXPECT_TRUE(shown.clipped_after);
+  EXPECT_EQ(shown.begin, 41u);
+  EXPECT_EQ(shown.end, 240u);  // 241 would cut an é in two
+  // A window that would begin inside a character begins after it.
+  const std::string wide = std::string(1, 'a') + e_acute + e_acute + std::string(300, 'b');
+  EXPECT_EQ(excerpt_around(wide, 102).begin, 3u);
+  // At the start, at the end, and past the end (a caret at end of file).
+  EXPECT_EQ(excerpt_around(line, 0).begin, 0u);
+  EXPECT_FALSE(excerpt_around(line, 0).clipped_before);
+  EXPECT_EQ(excerpt_around(line, line.size()).end, line.size());
+  EXPECT_FALSE(excerpt_around(line, line.size()).clipped_after);
+  // A short line is shown whole.
+  EXPECT_FALSE(excerpt_around(std::string(kLongSourceLine, 'a'), 150).clipped_after);
+  // A diagnostic on a line of 3·10^6 characters stays short.
+  SourceFile file("big.ad", std::string(3000000, '(') + "x");
+  const std::string shown_text =
+      render(Diagnostic{Severity::Error, SourceLoc{1, 2000000}, "nested", {}}, &file);
+  EXPECT_LT(shown_text.size(), 2 * kLongSourceLine + 100) << shown_text.substr(0, 400);
+}
+
 }  // namespace
 }  // namespace adlang
