@@ -20,6 +20,9 @@ std::mutex& intern_mutex() {
   return *m;
 }
 
+// The next name's serial number (NameEntry::serial); read and written under intern_mutex().
+std::uint32_t next_serial = 1;
+
 }  // namespace
 
 // Interns stem_k by k: the names NameSupply::fresh makes are found by two indexed loads, without
@@ -63,7 +66,7 @@ class NameFamily {
   using Page = std::array<std::atomic<const NameEntry*>, kPageSize>;
 
   const NameEntry* make(std::uint32_t k) const {
-    return new NameEntry{stem_ + "_" + std::to_string(k), this, k};
+    return new NameEntry{stem_ + "_" + std::to_string(k), this, k, next_serial++};
   }
 
   std::string stem_;
@@ -146,7 +149,7 @@ Name::Name(std::string_view text) {
   auto& names = detail::intern_table().names;
   auto it = names.find(text);
   if (it == names.end()) {
-    auto* made = new detail::NameEntry{std::string(text)};
+    auto* made = new detail::NameEntry{std::string(text), nullptr, 0, detail::next_serial++};
     it = names.emplace(made->text, made).first;
   }
   e_ = it->second;

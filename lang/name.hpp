@@ -23,6 +23,9 @@ struct NameEntry {
   std::string text;
   const NameFamily* family = nullptr;
   std::uint32_t suffix = 0;
+  // Names are numbered as they are interned: a program's names, read in order, and the fresh
+  // names of a pass get consecutive numbers (modulo 2^32).
+  std::uint32_t serial = 0;
 };
 
 }  // namespace detail
@@ -40,6 +43,9 @@ class Name {
   // An arbitrary but fixed total order (by text), for deterministic output.
   bool operator<(const Name& o) const { return str() < o.str(); }
   std::size_t hash() const { return std::hash<const void*>()(e_); }
+  // The number the name got when it was interned: a home in a hash table that keeps names
+  // interned one after another in neighbouring cells, whatever their entries' addresses.
+  std::uint32_t serial() const { return e_->serial; }
 
  private:
   friend class NameSupply;

@@ -56,14 +56,12 @@ class NameIndex {
   std::size_t used_ = 0;
 
   std::size_t mask() const { return entries_.size() - 1; }
-  // A Name hashes to its interned string's address. Strings interned one after the other (a
-  // program's names, in order) are heap nodes some 64 bytes apart, so dropping the low 6 bits
-  // gives them nearby entries and the lookups of a let chain stay in cache; the high bits are
-  // folded in to spread distant addresses.
-  std::size_t home(Name x) const {
-    std::size_t a = x.hash();
-    return ((a >> 6) ^ (a >> 26)) & mask();
-  }
+  // A name's home is its serial number (Name::serial): a program's names are interned in the
+  // order they are read, so a let chain's names get neighbouring cells and its look-ups stay in
+  // cache, and distinct names interned close together never share a home. (Homes taken from
+  // the entries' addresses clustered once the entries were not evenly spaced:
+  // docs/performance.md Sec. 5.)
+  std::size_t home(Name x) const { return x.serial() & mask(); }
   Entry& slot(Name x) {
     std::size_t i = home(x);
     while (entries_[i].var != kEmpty && entries_[i].name != x)
