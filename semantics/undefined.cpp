@@ -29,16 +29,13 @@ const char* to_string(UndefinedKind k) {
   return "undefined";
 }
 
-StackScope check_evaluation_depth(SourceLoc loc) {
-  if (stack_nearly_exhausted(StackFrameBytes::Evaluator)) {
-    throw Undefined(UndefinedKind::Depth, loc,
-                    "evaluation is nested too deeply for the stack (the recursion may not "
-                    "terminate)",
-                    {"adlang evaluates on a 4 GiB stack (64 MiB in sanitizer builds); a deeper "
-                     "recursion needs " +
-                     setting_hint(Setting::Fuel, "N") + " to stop it or a different formulation"});
-  }
-  return StackScope(StackFrameBytes::Evaluator);
+void throw_nested_too_deeply(SourceLoc loc) {
+  throw Undefined(UndefinedKind::Depth, loc,
+                  "evaluation is nested too deeply for the stack (the recursion may not "
+                  "terminate)",
+                  {"adlang evaluates on a 4 GiB stack (64 MiB in sanitizer builds); a deeper "
+                   "recursion needs " +
+                   setting_hint(Setting::Fuel, "N") + " to stop it or a different formulation"});
 }
 
 }  // namespace adlang

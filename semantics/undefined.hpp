@@ -40,8 +40,15 @@ class Undefined : public std::runtime_error {
   std::vector<std::string> notes_;
 };
 
+// Throws Undefined(Depth) at `loc`: the evaluator's stack is nearly exhausted.
+[[noreturn]] void throw_nested_too_deeply(SourceLoc loc);
+
 // Undefined(Depth) at `loc` when the evaluator's stack is nearly exhausted; else the frame's
-// StackScope (support/stack.hpp).
-StackScope check_evaluation_depth(SourceLoc loc);
+// StackScope (support/stack.hpp). Inline: every evaluator and the compiler call it at each
+// node, and the check is one comparison.
+inline StackScope check_evaluation_depth(SourceLoc loc) {
+  if (stack_nearly_exhausted(StackFrameBytes::Evaluator)) throw_nested_too_deeply(loc);
+  return StackScope(StackFrameBytes::Evaluator);
+}
 
 }  // namespace adlang

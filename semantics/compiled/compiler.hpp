@@ -22,9 +22,21 @@ namespace adlang::compiled {
 // The innermost binding of each name in scope, for the compiler's scopes (a trace binds hundreds
 // of thousands of names in one chain): an open-addressing hash table from a Name to the index of
 // its innermost slot, or -1 once its bindings have all gone out of scope. Entries are never
-// removed, so lookups need no tombstones; the scope keeps what each binding shadows.
+// removed while the scope lasts, so lookups need no tombstones; the scope keeps what each binding
+// shadows. A scope's table comes from, and goes back to, its thread's few tables of scopes that
+// ended, with only the cells it used emptied: a program is compiled at every run, and growing a
+// new table to a long chain's 2^20 cells took a third of compiling one (docs/performance.md
+// Sec. 5).
 class NameIndex {
  public:
+  NameIndex() = default;
+  NameIndex(const NameIndex&) = delete;
+  NameIndex& operator=(const NameIndex&) = delete;
+  NameIndex(NameIndex&& o) noexcept
+      : entries_(std::exchange(o.entries_, {})), used_cells_(std::exchange(o.used_cells_, {})) {}
+  NameIndex& operator=(NameIndex&&) = delete;
+  ~NameIndex() { give_back(); }
+
   // The innermost binding of x, or -1.
   std::int32_t find(Name x) const {
     if (entries_.empty()) return -1;
@@ -36,12 +48,13 @@ class NameIndex {
   }
   // Makes `var` the innermost binding of x; returns the one it shadows (or -1).
   std::int32_t set(Name x, std::int32_t var) {
-    if (2 * (used_ + 1) > entries_.size()) grow();
-    Entry& e = slot(x);
+    if (2 * (used_cells_.size() + 1) > entries_.size()) grow();
+    const std::size_t i = cell(x);
+    Entry& e = entries_[i];
     if (e.var == kEmpty) {
       e.name = x;
       e.var = -1;
-      ++used_;
+      used_cells_.push_back(static_cast<std::uint32_t>(i));
     }
     return std::exchange(e.var, var);
   }
@@ -52,8 +65,17 @@ class NameIndex {
     Name name;
     std::int32_t var = kEmpty;
   };
-  std::vector<Entry> entries_;  // a power of two in size, at most half used
-  std::size_t used_ = 0;
+  using Table = std::vector<Entry>;
+  // What a thread keeps of ended scopes' tables: at most kKeptTables, of at most kKeptCells
+  // cells each (16 bytes a cell), every cell empty.
+  static constexpr std::size_t kKeptTables = 4, kKeptCells = std::size_t{1} << 20;
+  static std::vector<Table>& kept() {
+    thread_local std::vector<Table> tables;
+    return tables;
+  }
+
+  Table entries_;                          // a power of two in size, at most half used
+  std::vector<std::uint32_t> used_cells_;  // the cells holding a name
 
   std::size_t mask() const { return entries_.size() - 1; }
   // A name's home is its serial number (Name::serial): a program's names are interned in the
@@ -62,17 +84,38 @@ class NameIndex {
   // the entries' addresses clustered once the entries were not evenly spaced:
   // docs/performance.md Sec. 5.)
   std::size_t home(Name x) const { return x.serial() & mask(); }
-  Entry& slot(Name x) {
+  std::size_t cell(Name x) const {
     std::size_t i = home(x);
     while (entries_[i].var != kEmpty && entries_[i].name != x)
       i = (i + 1) & mask();
-    return entries_[i];
+    return i;
   }
   void grow() {
-    std::vector<Entry> old =
-        std::exchange(entries_, std::vector<Entry>(std::max<std::size_t>(64, 2 * entries_.size())));
+    const std::size_t wanted = std::max<std::size_t>(64, 2 * entries_.size());
+    Table old = std::exchange(entries_, Table());
+    std::vector<Table>& tables = kept();
+    if (old.empty() && !tables.empty()) {
+      entries_ = std::move(tables.back());
+      tables.pop_back();
+      if (entries_.size() >= wanted) return;  // old held nothing to move
+    }
+    entries_.assign(wanted, Entry{});
+    used_cells_.clear();
     for (const Entry& e : old)
-      if (e.var != kEmpty) slot(e.name) = e;
+      if (e.var != kEmpty) {
+        const std::size_t i = cell(e.name);
+        entries_[i] = e;
+        used_cells_.push_back(static_cast<std::uint32_t>(i));
+      }
+  }
+  // Empties the cells used and keeps the table for the thread's next scope, if it is not large.
+  void give_back() {
+    std::vector<Table>& tables = kept();
+    if (entries_.empty() || entries_.size() > kKeptCells || tables.size() >= kKeptTables) return;
+    const Entry blank{};
+    for (std::uint32_t i : used_cells_)
+      entries_[i] = blank;
+    tables.push_back(std::move(entries_));
   }
 };
 
