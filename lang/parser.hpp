@@ -15,9 +15,15 @@
 
 namespace adlang {
 
+// How many levels terms may nest, one inside another (parentheses, operands, branches, bound
+// terms, function bodies): a deeper program is a syntax error, "nested too deeply to parse",
+// reported before its frames fill the stack. A chain of lets (let .. in let .. in ..) takes no
+// level per let, so printed traces and generated let chains of any length parse.
+inline constexpr std::uint32_t kMaxTermNesting = std::uint32_t{1} << 17;
+
 // Parses a whole program. Throws CompileError (with a location) on a syntax error, including a
-// program nested too deeply for the stack. Locations count the text's first line as
-// `first_line` (lex).
+// program nested deeper than kMaxTermNesting levels or too deeply for the stack. Locations count
+// the text's first line as `first_line` (lex).
 SyntaxProgram parse_program(std::string_view text, std::uint32_t first_line = 1);
 
 // Parses a single term (used for --env values and in tests); the whole text must be one term.

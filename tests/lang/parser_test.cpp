@@ -81,6 +81,64 @@ TEST(Parser, LetBodiesExtendAsFarRightAsPossible) {
   EXPECT_EQ(parse_term("1 + let x: real = 1 in x")->kind, SyntaxKind::Binary);
 }
 
+// A chain of lets, tuple lets, local functions and letrecs is parsed in a loop: the tree is the
+// one the grammar gives (each body extends as far right as possible), and no length of chain
+// needs stack or nesting levels.
+TEST(Parser, LetChainsParseAsNestedLets) {
+  EXPECT_EQ(reparse("let x: real = 1 in let (a: real, b: real) = (x, 2) in "
+                    "let f(t: real): real = t * a in letrec g(n: real): real = g(n) in "
+                    "f(b) + g(x) < let y = 2 in y"),
+            reparse("let x: real = 1 in (let (a: real, b: real) = (x, 2) in "
+                    "(let f(t: real): real = t * a in (letrec g(n: real): real = g(n) in "
+                    "(f(b) + g(x) < (let y = 2 in y)))))"));
+  Syntax s = parse_term("let x = let y = 1 in y in let z = x in z * 2");
+  ASSERT_EQ(s->kind, SyntaxKind::Let);
+  EXPECT_EQ(s->kids[0]->kind, SyntaxKind::Let);  // the bound term, a chain of its own
+  ASSERT_EQ(s->kids[1]->kind, SyntaxKind::Let);
+  EXPECT_EQ(s->kids[1]->kids[1]->kind, SyntaxKind::Binary);
+}
+
+TEST(Parser, LetChainsOfAnyLengthParseOnASmallStack) {
+  // 10^5 lets on the test's own stack (8 MiB), where a recursive parse ran out of stack at a
+  // few thousand.
+  const int n = 100000;
+  std::string text;
+  text.reserve(static_cast<std::size_t>(n) * 24);
+  text += "let x_0: real = 1 in\n";
+  for (int i = 1; i < n; ++i)
+    text += "let x_" + std::to_string(i) + " = x_" + std::to_string(i - 1) + " + 1 in\n";
+  text += "x_" + std::to_string(n - 1);
+  Syntax s = parse_term(text);
+  int lets = 0;
+  for (const SyntaxNode* k = s.get(); k->kind == SyntaxKind::Let; k = k->kids[1].get())
+    ++lets;
+  EXPECT_EQ(lets, n);
+}
+
+// Terms nest at most kMaxTermNesting levels (the whole term is the first): deeper is a syntax
+// error at the term that would go one level too deep, whatever the stack could hold.
+TEST(Parser, TermsNestAtMostTheLimit) {
+  const std::size_t limit = kMaxTermNesting;
+  auto parens = [](std::size_t n) { return std::string(n, '(') + "1" + std::string(n, ')'); };
+  if (kLargeStackBytes >= (std::size_t(1) << 30)) {
+    Syntax s;
+    run_on_large_stack([&] { s = parse_term(parens(limit - 1)); });
+    EXPECT_EQ(s->kind, SyntaxKind::Number);
+  }
+  try {
+    run_on_large_stack([&] { parse_term(parens(limit)); });
+    FAIL() << "parsed terms nested beyond the limit";
+  } catch (const CompileError& e) {
+    EXPECT_EQ(e.diagnostic().message, "the program is nested too deeply to parse");
+    if (kLargeStackBytes >= (std::size_t(1) << 30)) {  // not the stack's guard first
+      EXPECT_EQ(e.diagnostic().loc, (SourceLoc{1, static_cast<std::uint32_t>(limit + 1)}));
+      ASSERT_EQ(e.diagnostic().notes.size(), 1u);
+      EXPECT_NE(e.diagnostic().notes[0].find(std::to_string(limit) + " levels"), std::string::npos)
+          << e.diagnostic().notes[0];
+    }
+  }
+}
+
 TEST(Parser, TypesAreLeftAssociativeProductsAndPowers) {
   EXPECT_EQ(parse_type("real * real * real"), Type::real_power(3));
   EXPECT_EQ(parse_type("real^3"), Type::real_power(3));
