@@ -61,13 +61,6 @@ class ProgramChunk {
   std::vector<std::pair<GenConfig, std::vector<std::optional<Program>>>> by_config_;
 };
 
-// What one property gave on one chunk: its counts in position order, up to and including the
-// chunk's first failure when the run stops there.
-struct ChunkTally {
-  std::uint64_t tried = 0, passed = 0, failed = 0, both_undefined = 0, discarded = 0;
-  std::optional<std::uint64_t> first_failure;  // the position of the chunk's first failure
-};
-
 // One property's programs (this shard's). Each chunk's counts are added to the summary in
 // position order (ChunkMerger), so the summary and the first failure are those one thread
 // gives, whatever the threads' timing; nothing is kept per program, so a run of any length
@@ -87,10 +80,11 @@ class PropertyRun {
     summary_.name = p.name;
   }
 
-  // Checks the property on the programs of `chunk`, in order (on the calling thread).
-  ChunkTally check(ProgramChunk& chunk) {
+  // Checks the property on the programs of `chunk`, in order (on the calling thread): the
+  // counts of the chunk, up to and including its first failure when the run stops there.
+  PropertySummary check(ProgramChunk& chunk) {
     const auto started = std::chrono::steady_clock::now();
-    ChunkTally tally;
+    PropertySummary tally;
     std::vector<std::optional<Program>>& programs = chunk.of(gen_);
     for (std::uint64_t k = chunk.begin(); k < chunk.end() && k <= stop_after_.load(); ++k) {
       const std::uint64_t i = index(k);
@@ -100,7 +94,7 @@ class PropertyRun {
       const Verdict v = run_property(p_, *program, config_, case_seed(options_.seed, i)).verdict;
       ++tally.tried;
       ++count_of(tally, v);
-      if (v == Verdict::Fail && !tally.first_failure) tally.first_failure = k;
+      if (v == Verdict::Fail && !tally.first_failure) tally.first_failure = i;
       if (v == Verdict::Fail && options_.stop_after_first_failure) {
         std::uint64_t seen = stop_after_.load();
         while (k < seen && !stop_after_.compare_exchange_weak(seen, k)) {
@@ -124,7 +118,7 @@ class PropertyRun {
 
   // Adds the counts of the next chunk in position order. When the run stops at its first
   // failure, the chunks after the one that holds it are not counted.
-  void add(const ChunkTally& t) {
+  void add(const PropertySummary& t) {
     if (stopped_) return;
     summary_.tried += t.tried;
     summary_.passed += t.passed;
@@ -132,7 +126,7 @@ class PropertyRun {
     summary_.both_undefined += t.both_undefined;
     summary_.discarded += t.discarded;
     if (t.first_failure && !summary_.first_failure) {
-      summary_.first_failure = index(*t.first_failure);
+      summary_.first_failure = t.first_failure;
       stopped_ = options_.stop_after_first_failure;
     }
   }
@@ -169,8 +163,7 @@ class PropertyRun {
   PropertySummary summary_;                   // the chunks added so far, in position order
   bool stopped_ = false;                      // a failure was added and the run stops there
 
-  template <typename Counts>
-  static std::uint64_t& count_of(Counts& c, Verdict v) {
+  static std::uint64_t& count_of(PropertySummary& c, Verdict v) {
     return v == Verdict::Pass            ? c.passed
            : v == Verdict::BothUndefined ? c.both_undefined
            : v == Verdict::Discard       ? c.discarded
@@ -189,7 +182,7 @@ class ChunkMerger {
  public:
   explicit ChunkMerger(std::vector<std::unique_ptr<PropertyRun>>& runs) : runs_(runs) {}
 
-  void finished(std::uint64_t chunk, std::vector<ChunkTally> tallies) {
+  void finished(std::uint64_t chunk, std::vector<PropertySummary> tallies) {
     std::lock_guard lock(mutex_);
     waiting_.emplace(chunk, std::move(tallies));
     for (auto it = waiting_.begin(); it != waiting_.end() && it->first == next_;
@@ -201,8 +194,8 @@ class ChunkMerger {
  private:
   std::vector<std::unique_ptr<PropertyRun>>& runs_;
   std::mutex mutex_;
-  std::uint64_t next_ = 0;                                    // the next chunk to add
-  std::map<std::uint64_t, std::vector<ChunkTally>> waiting_;  // finished, not yet added
+  std::uint64_t next_ = 0;                                         // the next chunk to add
+  std::map<std::uint64_t, std::vector<PropertySummary>> waiting_;  // finished, not yet added
 };
 
 // Every selected property on a shard's positions, by `jobs` threads, each taking the next
@@ -223,7 +216,7 @@ void run_chunks(std::vector<std::unique_ptr<PropertyRun>>& runs, std::uint64_t i
       if (begin >= in_shard) return;
       chunk.start(begin, std::min(in_shard, begin + kChunk));
       try {
-        std::vector<ChunkTally> tallies;
+        std::vector<PropertySummary> tallies;
         tallies.reserve(runs.size());
         for (auto& run : runs)
           tallies.push_back(run->check(chunk));
