@@ -52,9 +52,11 @@ class NameIndex {
     const std::size_t i = cell(x);
     Entry& e = entries_[i];
     if (e.var == kEmpty) {
+      // Listed before it is filled: a bad_alloc here must not leave a cell that give_back()
+      // would not empty.
+      used_cells_.push_back(static_cast<std::uint32_t>(i));
       e.name = x;
       e.var = -1;
-      used_cells_.push_back(static_cast<std::uint32_t>(i));
     }
     return std::exchange(e.var, var);
   }
@@ -66,11 +68,17 @@ class NameIndex {
     std::int32_t var = kEmpty;
   };
   using Table = std::vector<Entry>;
-  // What a thread keeps of ended scopes' tables: at most kKeptTables, of at most kKeptCells
-  // cells each (16 bytes a cell), every cell empty.
-  static constexpr std::size_t kKeptTables = 4, kKeptCells = std::size_t{1} << 20;
+  // What a thread keeps of ended scopes' tables, every cell empty: at most kKeptTables (a
+  // compilation has two scopes open at most, the main term's and a function body's), of at most
+  // kKeptCells cells each (16 bytes a cell: at most 32 MiB a thread, kept while it lives).
+  static constexpr std::size_t kKeptTables = 2, kKeptCells = std::size_t{1} << 20;
   static std::vector<Table>& kept() {
-    thread_local std::vector<Table> tables;
+    // Its room made first, so that give_back() never allocates.
+    thread_local std::vector<Table> tables = [] {
+      std::vector<Table> t;
+      t.reserve(kKeptTables);
+      return t;
+    }();
     return tables;
   }
 
@@ -90,17 +98,20 @@ class NameIndex {
       i = (i + 1) & mask();
     return i;
   }
+  // A table twice the size (the first: a kept one if there is one, every kept table having at
+  // least 64 cells), the names moved over. If it cannot be had (bad_alloc), the scope is left
+  // with no table and no cells: consistent, though its bindings are gone with the compilation.
   void grow() {
     const std::size_t wanted = std::max<std::size_t>(64, 2 * entries_.size());
     Table old = std::exchange(entries_, Table());
+    used_cells_.clear();  // keeps its capacity: the moves below do not allocate
     std::vector<Table>& tables = kept();
     if (old.empty() && !tables.empty()) {
       entries_ = std::move(tables.back());
       tables.pop_back();
-      if (entries_.size() >= wanted) return;  // old held nothing to move
+      return;
     }
     entries_.assign(wanted, Entry{});
-    used_cells_.clear();
     for (const Entry& e : old)
       if (e.var != kEmpty) {
         const std::size_t i = cell(e.name);
@@ -109,9 +120,10 @@ class NameIndex {
       }
   }
   // Empties the cells used and keeps the table for the thread's next scope, if it is not large.
-  void give_back() {
+  void give_back() noexcept {
+    if (entries_.empty()) return;  // else grow() has made the thread's list
     std::vector<Table>& tables = kept();
-    if (entries_.empty() || entries_.size() > kKeptCells || tables.size() >= kKeptTables) return;
+    if (entries_.size() > kKeptCells || tables.size() >= kKeptTables) return;
     const Entry blank{};
     for (std::uint32_t i : used_cells_)
       entries_[i] = blank;

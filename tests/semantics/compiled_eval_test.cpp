@@ -9,10 +9,13 @@
 #include <rapidcheck/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "ad/linear_reverse_deriv.hpp"
 #include "checker/rapidcheck_generators.hpp"
 #include "lang/free_vars.hpp"
+#include "semantics/compiled/compiler.hpp"
 #include "semantics/ordinary_eval.hpp"
 #include "support/stack.hpp"
 #include "support/test_support.hpp"
@@ -39,6 +42,33 @@ std::string run_compiled(const std::string& program, const test::Env& env = {},
     return print_value<S>(c.term.type(), compiled_eval(c.term, rho, cx));
   } catch (const Undefined& e) {
     return std::string("undefined: ") + e.what();
+  }
+}
+
+// The compiler's scopes take their name tables from the tables of scopes that ended on their
+// thread: a table comes back with none of the names it held, however large it grew.
+TEST(CompiledEval, ScopesNameTablesComeBackEmpty) {
+  std::vector<Name> names;
+  for (int i = 0; i < 5000; ++i)
+    names.push_back(Name("kept_table_" + std::to_string(i)));
+  for (int round = 0; round < 3; ++round) {
+    {
+      compiled::NameIndex first, second;  // two scopes open at once, as a function body's is
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        EXPECT_EQ(first.find(names[i]), -1);
+        EXPECT_EQ(first.set(names[i], static_cast<std::int32_t>(i)), -1);
+        EXPECT_EQ(second.set(names[i], 7), -1);
+      }
+      EXPECT_EQ(first.set(names[10], 99), 10);  // shadows the binding it replaces
+      EXPECT_EQ(first.find(names[10]), 99);
+      EXPECT_EQ(second.find(names[4999]), 7);
+    }
+    compiled::NameIndex next;
+    for (const Name& n : names)
+      EXPECT_EQ(next.find(n), -1);
+    EXPECT_EQ(next.set(names[0], 3), -1);
+    for (std::size_t i = 1; i < names.size(); ++i)
+      EXPECT_EQ(next.find(names[i]), -1);
   }
 }
 
