@@ -15,10 +15,11 @@
 
 namespace adlang {
 
-// How many levels terms may nest, one inside another (parentheses, operands, branches, bound
-// terms, function bodies): a deeper program is a syntax error, "nested too deeply to parse",
-// reported before its frames fill the stack. A chain of lets (let .. in let .. in ..) takes no
-// level per let, so printed traces and generated let chains of any length parse.
+// How many levels terms may nest, one inside another (parentheses, operands, prefix operators,
+// branches, bound terms, function bodies, types): a deeper program is a syntax error, "nested
+// too deeply to parse", reported before its frames fill the stack. A chain of lets (let .. in
+// let .. in ..) takes no level per let, so printed traces and generated let chains of any
+// length parse.
 inline constexpr std::uint32_t kMaxTermNesting = std::uint32_t{1} << 17;
 
 // Parses a whole program. Throws CompileError (with a location) on a syntax error, including a

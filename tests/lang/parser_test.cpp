@@ -4,6 +4,10 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <functional>
+#include <string>
+#include <vector>
+
 #include "lang/diagnostics.hpp"
 #include "lang/printer.hpp"
 #include "support/stack.hpp"
@@ -99,8 +103,8 @@ TEST(Parser, LetChainsParseAsNestedLets) {
 }
 
 TEST(Parser, LetChainsOfAnyLengthParseOnASmallStack) {
-  // 10^5 lets on the test's own stack (8 MiB), where a recursive parse ran out of stack at a
-  // few thousand.
+  // 10^5 lets on a stack of 8 MiB, where a recursive parse ran out of stack at a few
+  // thousand.
   const int n = 100000;
   std::string text;
   text.reserve(static_cast<std::size_t>(n) * 24);
@@ -108,11 +112,41 @@ TEST(Parser, LetChainsOfAnyLengthParseOnASmallStack) {
   for (int i = 1; i < n; ++i)
     text += "let x_" + std::to_string(i) + " = x_" + std::to_string(i - 1) + " + 1 in\n";
   text += "x_" + std::to_string(n - 1);
-  Syntax s = parse_term(text);
+  Syntax s;
+  run_on_large_stack([&] { s = parse_term(text); }, std::size_t(8) << 20);
   int lets = 0;
   for (const SyntaxNode* k = s.get(); k->kind == SyntaxKind::Let; k = k->kids[1].get())
     ++lets;
   EXPECT_EQ(lets, n);
+}
+
+// Prefix operators and types count levels as parentheses do: n of them nest n + 1 levels.
+TEST(Parser, PrefixOperatorsAndTypesNestAtMostTheLimit) {
+  const std::size_t limit = kMaxTermNesting;
+  auto fsts = [](std::size_t n) {
+    std::string t;
+    for (std::size_t i = 0; i < n; ++i)
+      t += "fst ";
+    return t + "p";
+  };
+  auto type_parens = [](std::size_t n) {
+    return std::string(n, '(') + "real" + std::string(n, ')');
+  };
+  if (kLargeStackBytes >= (std::size_t(1) << 30)) {
+    run_on_large_stack([&] {
+      EXPECT_EQ(parse_term(fsts(limit - 1))->kind, SyntaxKind::Fst);
+      EXPECT_EQ(parse_type(type_parens(limit - 1)), Type::real());
+    });
+  }
+  for (const std::function<void()>& too_deep : std::vector<std::function<void()>>{
+           [&] { parse_term(fsts(limit)); }, [&] { parse_type(type_parens(limit)); }}) {
+    try {
+      run_on_large_stack(too_deep);
+      ADD_FAILURE() << "parsed beyond the limit";
+    } catch (const CompileError& e) {
+      EXPECT_EQ(e.diagnostic().message, "the program is nested too deeply to parse");
+    }
+  }
 }
 
 // Terms nest at most kMaxTermNesting levels (the whole term is the first): deeper is a syntax
