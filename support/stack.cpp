@@ -130,11 +130,14 @@ std::optional<StackRegion> take_stack(std::size_t bytes) {
   }
   // Below its first kSmallPagesBytes, the stack may take huge pages (where the kernel gives
   // them on request): a recursion that reaches that far commits 2 MiB a fault instead of
-  // 4 KiB, and most of its time was the page faults of the stack. The first part stays in small
-  // pages, so that an ordinary run commits a few of them, not 2 MiB. Advice only: failure
-  // changes nothing.
-  if (bytes > 2 * kSmallPagesBytes)
+  // 4 KiB, and most of its time was the page faults of the stack. The first part is kept in
+  // small pages (even where huge pages are the default), so that an ordinary run commits a few
+  // of them, not 2 MiB. Advice only: a kernel without huge pages refuses it, and nothing changes.
+  if (bytes > 2 * kSmallPagesBytes) {
+    char* const small = base + kGuardBytes + bytes - kSmallPagesBytes;
     madvise(base + kGuardBytes, bytes - kSmallPagesBytes, MADV_HUGEPAGE);
+    madvise(small, kSmallPagesBytes, MADV_NOHUGEPAGE);
+  }
   return StackRegion{base, bytes, false};
 }
 
