@@ -32,9 +32,6 @@ class NameIndex {
   NameIndex() = default;
   NameIndex(const NameIndex&) = delete;
   NameIndex& operator=(const NameIndex&) = delete;
-  NameIndex(NameIndex&& o) noexcept
-      : entries_(std::exchange(o.entries_, {})), used_cells_(std::exchange(o.used_cells_, {})) {}
-  NameIndex& operator=(NameIndex&&) = delete;
   ~NameIndex() { give_back(); }
 
   // The innermost binding of x, or -1.
